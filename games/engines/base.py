@@ -1,0 +1,163 @@
+"""The contract between the platform and a rules engine.
+
+An engine is a subclass of :class:`Engine`. It never touches the database or the
+network. Its state is a plain JSON-serialisable ``dict`` (so it can be stored in
+a JSON column and sent to clients) and holds the game's random number generator
+(see :mod:`games.engines.rng`), so the same seed and the same command log always
+give the same game.
+
+Life of a game, as the platform drives it::
+
+    options = engine.normalize_options(raw_options)          # RulesError if bad
+    state = engine.setup(players=["Ann", "Bo"], options=options, seed=1234)
+    events = engine.apply(state, seat=0, command={"cmd": "pass"})   # mutates state
+    engine.view(state, seat=1)          # what seat 1 may see
+    engine.view(state, seat=None)       # what a spectator may see
+    engine.legal_commands(state, seat=0)
+    engine.active_seats(state)          # who may act now
+    engine.is_finished(state)
+
+``apply`` mutates ``state`` in place and returns the events it produced. It must
+check everything first and raise :class:`RulesError` *before* changing anything,
+so a rejected command leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+State = dict[str, Any]
+Command = dict[str, Any]
+Event = dict[str, Any]
+
+
+class RulesError(Exception):
+    """A command the rules do not allow. ``code`` is a stable kebab-case slug."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"RulesError({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option a host may set when creating a game.
+
+    ``type`` is one of ``"int"``, ``"bool"``, ``"choice"``.
+    """
+
+    name: str
+    type: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["choices"] = list(self.choices)
+        return data
+
+    def clean(self, value: Any) -> Any:
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise RulesError("invalid-option", f"Option {self.name!r} must be true or false.")
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError("invalid-option", f"Option {self.name!r} must be a whole number.")
+            if self.min is not None and value < self.min:
+                raise RulesError("invalid-option", f"Option {self.name!r} must be at least {self.min}.")
+            if self.max is not None and value > self.max:
+                raise RulesError("invalid-option", f"Option {self.name!r} must be at most {self.max}.")
+            return value
+        if self.type == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise RulesError("invalid-option", f"Option {self.name!r} must be one of {allowed}.")
+            return value
+        raise RulesError("invalid-option", f"Option {self.name!r} has an unknown type.")
+
+
+@dataclass
+class Engine:
+    """Base class for a game title's rules. Subclasses set the class attributes
+    and implement the methods marked *must*."""
+
+    kind: ClassVar[str]  # URL-safe slug, e.g. "locomotive-werks"
+    title: ClassVar[str]  # human name, e.g. "Locomotive Werks"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    bots: ClassVar[tuple[str, ...]] = ()  # names of bot levels, weakest first
+
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- description -----------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [o.to_json() for o in self.options],
+            "bots": list(self.bots),
+        }
+
+    def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and validate; unknown names are refused."""
+        options = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise RulesError("invalid-option", f"Unknown option(s): {', '.join(unknown)}.")
+        return {name: opt.clean(options.get(name, opt.default)) for name, opt in known.items()}
+
+    # -- the rules (must) --------------------------------------------------
+    def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
+        """Return the initial state for ``len(players)`` seats (seat i is players[i])."""
+        raise NotImplementedError
+
+    def apply(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        """Apply ``command`` (a dict with a kebab-case ``"cmd"``) for ``seat``.
+
+        Mutates ``state``; returns events describing what happened (including any
+        automatic steps that followed). Raises RulesError before mutating.
+        """
+        raise NotImplementedError
+
+    def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see. Never another seat's secrets."""
+        raise NotImplementedError
+
+    def legal_commands(self, state: State, *, seat: int) -> list[Command]:
+        """Every command ``seat`` may send now (empty when it is not their move)."""
+        raise NotImplementedError
+
+    def active_seats(self, state: State) -> list[int]:
+        """Seats that may act now (empty when the game is over)."""
+        raise NotImplementedError
+
+    def is_finished(self, state: State) -> bool:
+        raise NotImplementedError
+
+    # -- bots (optional) ---------------------------------------------------
+    def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
+        """The command bot level ``bot`` plays for ``seat``. Default: a random legal one."""
+        legal = self.legal_commands(state, seat=seat)
+        if not legal:
+            raise RulesError("not-your-turn", "This bot has nothing to do.")
+        return rng.choice(legal)
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    """Raise RulesError(code, message) unless ``condition`` holds."""
+    if not condition:
+        raise RulesError(code, message)

@@ -1,0 +1,48 @@
+"""Which game kinds exist. The platform looks engines up here by ``kind``."""
+
+from __future__ import annotations
+
+from .base import Engine, RulesError
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def register(engine: Engine) -> Engine:
+    _ENGINES[engine.kind] = engine
+    return engine
+
+
+def unregister(kind: str) -> None:
+    _ENGINES.pop(kind, None)
+
+
+def get_engine(kind: str) -> Engine:
+    try:
+        return _ENGINES[kind]
+    except KeyError:
+        raise RulesError("unknown-kind", f"There is no game kind {kind!r}.") from None
+
+
+def all_engines() -> list[Engine]:
+    return sorted(_ENGINES.values(), key=lambda e: e.title)
+
+
+def load_builtin_engines() -> None:
+    """Import and register the engines that ship with Junction."""
+    import importlib
+
+    for module in BUILTIN:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # an engine package not written yet
+            if exc.name != module:
+                raise
+            continue
+        register(mod.ENGINE)
+
+
+# Each module exposes ENGINE, an Engine instance.
+BUILTIN = (
+    "games.engines.locomotive_werks",
+    "games.engines.wood_and_steel",
+)

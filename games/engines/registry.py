@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from .base import Engine, RulesError
 
 _ENGINES: dict[str, Engine] = {}
@@ -38,7 +40,11 @@ def load_builtin_engines() -> None:
             if exc.name != module:
                 raise
             continue
-        register(mod.ENGINE)
+        engine = getattr(mod, "ENGINE", None)
+        if engine is None:
+            warnings.warn(f"{module} exposes no ENGINE; skipped", RuntimeWarning, stacklevel=2)
+            continue
+        register(engine)
 
 
 # Each module exposes ENGINE, an Engine instance.

@@ -1,0 +1,110 @@
+"""Request and response shapes. Validation of *shape* only: the rules live in engines."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.services import PALETTE
+
+
+class GameCreateSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=40)
+    options = serializers.DictField(required=False, default=dict)
+    name = serializers.CharField(max_length=40, required=False, help_text="Also take seat 0 as this player.")
+    color = serializers.ChoiceField(choices=PALETTE, required=False)
+
+
+class SeatJoinSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=40, required=False)
+    color = serializers.ChoiceField(choices=PALETTE, required=False)
+    bot = serializers.CharField(max_length=20, required=False, help_text="Host only: seat a bot of this level.")
+
+    def validate(self, attrs):
+        if not attrs.get("name") and not attrs.get("bot"):
+            raise serializers.ValidationError({"name": "This field is required."})
+        return attrs
+
+
+class CommandSerializer(serializers.Serializer):
+    """``{"cmd": "<name>", ...arguments}``; arguments go to the game's rules."""
+
+    cmd = serializers.RegexField(r"^[a-z][a-z0-9-]{0,47}$", help_text="Kebab-case command name.")
+    command_id = serializers.CharField(max_length=64, required=False, help_text="Retries with the same id are idempotent.")
+    expected_version = serializers.IntegerField(min_value=0, required=False)
+
+
+class SeatSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    color = serializers.CharField()
+    is_host = serializers.BooleanField()
+    is_bot = serializers.BooleanField()
+    bot = serializers.CharField(allow_null=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    code = serializers.CharField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=["lobby", "active", "finished", "abandoned"])
+    version = serializers.IntegerField()
+    options = serializers.DictField()
+    seats = SeatSerializer(many=True)
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class GameCreatedSerializer(GameSummarySerializer):
+    host_token = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    token = serializers.CharField(allow_null=True, help_text="The host's seat token (equal to host_token).")
+
+
+class SeatJoinedSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    token = serializers.CharField(allow_null=True, help_text="Keep it: it is shown only once.")
+    game = GameSummarySerializer()
+
+
+class StateSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    state = serializers.JSONField(allow_null=True)
+    legal_commands = serializers.ListField(child=serializers.DictField())
+
+
+class CommandResultSerializer(serializers.Serializer):
+    response = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.DictField())
+
+
+class ActionSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    command = serializers.DictField()
+    events = serializers.ListField(child=serializers.DictField())
+    created_at = serializers.DateTimeField()
+
+
+class ErrorBodySerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    status = serializers.CharField(default="error")
+    error = ErrorBodySerializer()
+    version = serializers.IntegerField(required=False, help_text="The game's current version (409, 400).")
+
+
+class KindSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    options = serializers.ListField(child=serializers.DictField())
+    bots = serializers.ListField(child=serializers.CharField())

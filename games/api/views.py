@@ -1,0 +1,190 @@
+"""The JSON API. Views check request shapes and tokens, then call a service."""
+
+from __future__ import annotations
+
+from django.db import connection
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.engines.registry import all_engines
+from games.errors import ServiceError, Unauthorized
+
+from . import serializers as s
+
+ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer}
+TOKEN_PARAM = OpenApiParameter(
+    "Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="`Bearer <seat or host token>`"
+)
+
+
+def bearer_token(request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("invalid-token", "Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def actor_for(request, game):
+    return selectors.actor_for_token(game=game, token=bearer_token(request))
+
+
+def validated(serializer_class, request):
+    if not isinstance(request.data, dict):
+        raise ServiceError("invalid-request", "The request body must be a JSON object.")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class HealthView(APIView):
+    @extend_schema(
+        responses={200: inline_serializer("Health", {"status": serializers.CharField(), "database": serializers.CharField(), "channel_layer": serializers.CharField()}), 503: OpenApiTypes.OBJECT},
+        summary="Liveness: checks the database, reports the channel layer",
+    )
+    def get(self, request):
+        from django.conf import settings
+
+        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+        except Exception as exc:  # report, do not crash
+            return Response({"status": "error", "database": "down", "channel_layer": backend, "error": {"code": "database-down", "message": str(exc)}}, status=503)
+        return Response({"status": "ok", "database": connection.vendor, "channel_layer": backend})
+
+
+class KindsView(APIView):
+    @extend_schema(responses={200: s.KindSerializer(many=True)}, summary="Game kinds, player counts and options")
+    def get(self, request):
+        return Response([engine.describe() for engine in all_engines()])
+
+
+class GamesView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=["lobby", "active", "finished", "abandoned"])],
+        responses={200: s.GameSummarySerializer(many=True)},
+        summary="List games (e.g. ?status=lobby for open games)",
+    )
+    def get(self, request):
+        wanted = request.query_params.get("status")
+        if wanted and wanted not in {"lobby", "active", "finished", "abandoned"}:
+            raise ServiceError("invalid-request", "status must be one of lobby, active, finished, abandoned.")
+        return Response([selectors.game_summary(g) for g in selectors.open_games(status=wanted)])
+
+    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameCreatedSerializer, **ERRORS}, summary="Create a game")
+    def post(self, request):
+        data = validated(s.GameCreateSerializer, request)
+        created = services.game_create(
+            kind=data["kind"], options=data.get("options"), host_name=data.get("name"), host_color=data.get("color")
+        )
+        body = selectors.game_summary(created.game)
+        body.update(
+            host_token=created.host_token,
+            seat=created.seat.index if created.seat else None,
+            token=created.host_token if created.seat else None,
+        )
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GameView(APIView):
+    @extend_schema(responses={200: s.GameSummarySerializer, 404: s.ErrorSerializer}, summary="A game's summary")
+    def get(self, request, code):
+        return Response(selectors.game_summary(selectors.game_get(code=code)))
+
+
+class SeatsView(APIView):
+    throttle_scope = "join"
+    throttle_classes = [ScopedRateThrottle]
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method == "POST" else []
+
+    @extend_schema(
+        request=s.SeatJoinSerializer,
+        parameters=[TOKEN_PARAM],
+        responses={201: s.SeatJoinedSerializer, 200: s.SeatJoinedSerializer, 409: s.ErrorSerializer, 429: s.ErrorSerializer, **ERRORS},
+        summary="Take a seat (or, with your token, get your seat back; host: seat a bot)",
+    )
+    def post(self, request, code):
+        data = validated(s.SeatJoinSerializer, request)
+        token = bearer_token(request)
+        if data.get("bot"):
+            game = selectors.game_get(code=code)
+            seat = services.seat_add_bot(code=code, actor=actor_for(request, game), bot=data["bot"], name=data.get("name"))
+            new_token, created = None, True
+        else:
+            seat, new_token, created = services.seat_join(code=code, name=data["name"], color=data.get("color"), token=token)
+        game = selectors.game_get(code=code)
+        body = {"seat": seat.index, "token": new_token, "game": selectors.game_summary(game)}
+        return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class StartView(APIView):
+    @extend_schema(request=None, parameters=[TOKEN_PARAM], responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS}, summary="Start the game (host)")
+    def post(self, request, code):
+        game = selectors.game_get(code=code)
+        result = services.game_start(code=code, actor=actor_for(request, game))
+        return Response(result.to_json())
+
+
+class StateView(APIView):
+    @extend_schema(parameters=[TOKEN_PARAM], responses={200: s.StateSerializer, **ERRORS}, summary="Your view of the game (no token: spectator)")
+    def get(self, request, code):
+        game = selectors.game_get(code=code)
+        actor = actor_for(request, game)
+        return Response(selectors.state_payload(game=game, seat=actor.seat))
+
+
+class CommandsView(APIView):
+    @extend_schema(
+        request=s.CommandSerializer,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Send a command",
+        description=(
+            "Body: `{\"cmd\": \"<name>\", ...arguments, \"command_id\"?: str, \"expected_version\"?: int}`. "
+            "`{\"cmd\": \"get-state\"}` returns your view. A repeated `command_id` returns the first result; "
+            "a stale `expected_version` gets 409 with the current `version`."
+        ),
+    )
+    def post(self, request, code):
+        data = validated(s.CommandSerializer, request)
+        game = selectors.game_get(code=code)
+        actor = actor_for(request, game)
+        if data["cmd"] == "get-state":
+            return Response({"response": "get-state-response", "status": "ok", **selectors.state_payload(game=game, seat=actor.seat)})
+        command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}
+        result = services.game_command(
+            code=code,
+            actor=actor,
+            command=command,
+            command_id=data.get("command_id"),
+            expected_version=data.get("expected_version"),
+        )
+        return Response(result.to_json())
+
+
+class ActionsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Return actions with sequence > after (default 0).")],
+        responses={200: s.ActionSerializer(many=True), **ERRORS},
+        summary="The action log after a version (what a reconnecting client fetches)",
+    )
+    def get(self, request, code):
+        raw = request.query_params.get("after", "0")
+        try:
+            after = int(raw)
+            if after < 0:
+                raise ValueError
+        except ValueError:
+            raise ServiceError("invalid-request", "after must be a whole number ≥ 0.") from None
+        game = selectors.game_get(code=code)
+        return Response(selectors.actions_after(game=game, after=after))

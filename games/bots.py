@@ -1,0 +1,88 @@
+"""Server-side bots: after a commit, seated bots whose turn it is play through
+the same write path as people. Their command ids are derived from the game
+version, so two processes racing to move the same bot produce one action."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+
+from django.conf import settings
+from django.db import close_old_connections
+
+from .engines.base import RulesError
+from .engines.registry import get_engine
+from .errors import ServiceError
+from .models import Game
+from .selectors import Actor
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_MOVES = 2000
+_running: set[int] = set()
+_lock = threading.Lock()
+
+
+def bots_schedule(game_id: int) -> None:
+    """Let the bots of ``game_id`` move (inline in tests, else in a thread)."""
+    if settings.JUNCTION_BOTS_INLINE:
+        bots_run(game_id=game_id, delay=0.0)
+        return
+    with _lock:
+        if game_id in _running:
+            return
+        _running.add(game_id)
+    threading.Thread(target=_run_thread, args=(game_id,), daemon=True, name=f"bots-{game_id}").start()
+
+
+def _run_thread(game_id: int) -> None:
+    try:
+        bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
+    except Exception:
+        log.exception("bots failed in game %s", game_id)
+    finally:
+        with _lock:
+            _running.discard(game_id)
+        close_old_connections()
+
+
+def bots_run(*, game_id: int, delay: float) -> int:
+    """Play bot moves until a person must act or the game ends. Returns moves made."""
+    from .services import game_command
+
+    moves = 0
+    while moves < MAX_BOT_MOVES:
+        game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE:
+            return moves
+        engine = get_engine(game.kind)
+        bots = {s.index: s for s in game.seats.all() if s.is_bot}
+        ready = [seat for seat in engine.active_seats(game.state) if seat in bots]
+        if not ready:
+            return moves
+        seat = ready[0]
+        rng = random.Random(f"{game.seed}:{game.version}:{seat}")
+        try:
+            command = engine.bot_command(game.state, seat=seat, bot=bots[seat].bot, rng=rng)
+            if delay:
+                time.sleep(delay)
+            game_command(
+                code=game.code,
+                actor=Actor(game_id=game.id, seat=seat, is_host=False),
+                command=command,
+                command_id=f"bot:{game.version}:{seat}",
+                expected_version=game.version,
+                schedule_bots=False,
+            )
+        except ServiceError as exc:
+            if exc.code == "stale-version":
+                continue  # someone else moved; look again
+            log.error("bot %s in game %s refused: %s %s", seat, game.code, exc.code, exc.message)
+            return moves
+        except RulesError as exc:
+            log.error("bot %s in game %s failed: %s %s", seat, game.code, exc.code, exc.message)
+            return moves
+        moves += 1
+    return moves

@@ -1,0 +1,77 @@
+"""Push changes to connected clients. Called only after a transaction commits.
+
+Each WebSocket joins ``game.<id>`` (summary/lobby updates) and exactly one of
+``game.<id>.seat.<n>`` or ``game.<id>.watch`` (spectators and a seatless host).
+A state change computes every seat's own view once and sends it, already
+serialised, to that seat's group, so a seat never receives another's secrets.
+A failure here never undoes a committed move: clients catch up by version.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
+
+
+def seat_group(game_id: int, seat: int | None) -> str:
+    return f"game.{game_id}.watch" if seat is None else f"game.{game_id}.seat.{seat}"
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def game_messages(game) -> list[tuple[str, dict[str, Any]]]:
+    """The (group, message) pairs announcing ``game``'s current version to everyone."""
+    from .selectors import game_summary, state_payload
+
+    messages = [(game_group(game.id), {"type": "relay", "text": dumps({"type": "game", "game": game_summary(game)})})]
+    if game.state is not None:
+        seats = [s.index for s in game.seats.all()] + [None]
+        for seat in seats:
+            payload = {"type": "state", **state_payload(game=game, seat=seat)}
+            messages.append((seat_group(game.id, seat), {"type": "relay", "text": dumps(payload)}))
+    return messages
+
+
+def game_changed(game_id: int) -> None:
+    from .models import Game
+
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+    if game is None:
+        return
+    messages = game_messages(game)
+    if game.status == Game.Status.LOBBY or game.version <= 1:
+        messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))
+    send(messages)
+
+
+def lobby_changed() -> None:
+    send([(LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})})])
+
+
+def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def _send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    try:
+        async_to_sync(_send_all)()
+    except Exception:  # the move is committed; clients resync by version
+        log.exception("broadcast failed for %d message(s)", len(messages))

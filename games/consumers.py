@@ -1,0 +1,141 @@
+"""WebSocket edge: authenticate, join the right groups, relay. No rules here.
+
+Server → client: ``{"type": "state", "version", "status", "seat", "state", "legal_commands"}``
+on connect and after every change; ``{"type": "game", "game": summary}`` when seats
+or status change; ``{"type": "result", ...}`` / ``{"type": "error", "error": {...}}``
+answering a command the client sent (echoing its ``command_id``).
+Client → server: the same bodies as ``POST /api/games/{code}/commands``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import broadcast, selectors, services
+from .errors import ServiceError
+
+MAX_FRAME = 64 * 1024
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    groups: list[str] = []
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        token = (parse_qs(self.scope.get("query_string", b"").decode()).get("token") or [None])[0]
+        try:
+            self.game_id, self.code, self.actor = await self._authenticate(code, token)
+        except ServiceError as exc:
+            await self.accept()
+            await self._send_json({"type": "error", "error": {"code": exc.code, "message": exc.message}})
+            await self.close(code=4000 + exc.status)
+            return
+        self.my_groups = [broadcast.game_group(self.game_id), broadcast.seat_group(self.game_id, self.actor.seat)]
+        for group in self.my_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self._send_snapshot()
+
+    async def disconnect(self, close_code: int) -> None:
+        for group in getattr(self, "my_groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "actor"):
+            return
+        if bytes_data is not None or text_data is None:
+            await self._error("binary-not-supported", "Send commands as JSON text frames.")
+            return
+        if len(text_data) > MAX_FRAME:
+            await self._error("payload-too-large", f"Frames are limited to {MAX_FRAME} bytes.")
+            return
+        try:
+            body = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed-json", "The frame is not valid JSON.")
+            return
+        if not isinstance(body, dict):
+            await self._error("invalid-request", "A command must be a JSON object.")
+            return
+        command_id = body.get("command_id")
+        response = await self._handle(body)
+        if command_id is not None and isinstance(command_id, str):
+            response["command_id"] = command_id
+        await self._send_json(response)
+
+    async def relay(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])
+
+    # -- helpers -----------------------------------------------------------------------
+
+    @database_sync_to_async
+    def _authenticate(self, code: str, token: str | None):
+        game = selectors.game_get(code=code)
+        actor = selectors.actor_for_token(game=game, token=token)
+        return game.id, game.code, actor
+
+    @database_sync_to_async
+    def _snapshot(self) -> list[str]:
+        game = selectors.game_get(code=self.code)
+        texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
+        if game.state is not None:
+            texts.append(broadcast.dumps({"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}))
+        return texts
+
+    async def _send_snapshot(self) -> None:
+        for text in await self._snapshot():
+            await self.send(text_data=text)
+
+    @database_sync_to_async
+    def _handle(self, body: dict[str, Any]) -> dict[str, Any]:
+        from .api.serializers import CommandSerializer
+
+        serializer = CommandSerializer(data=body)
+        if not serializer.is_valid():
+            from .api.errors import _flatten
+
+            return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(serializer.errors))}}
+        data = serializer.validated_data
+        try:
+            if data["cmd"] == "get-state":
+                game = selectors.game_get(code=self.code)
+                return {"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}
+            command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
+            result = services.game_command(
+                code=self.code,
+                actor=self.actor,
+                command=command,
+                command_id=data.get("command_id"),
+                expected_version=data.get("expected_version"),
+            )
+            return {"type": "result", **result.to_json()}
+        except ServiceError as exc:
+            return {"type": "error", "error": {"code": exc.code, "message": exc.message}, **exc.extra}
+
+    async def _error(self, code: str, message: str) -> None:
+        await self._send_json({"type": "error", "error": {"code": code, "message": message}})
+
+    async def _send_json(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=broadcast.dumps(payload))
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """Tells the home page when the list of open games changed."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, close_code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        await self.send(text_data=broadcast.dumps({"type": "error", "error": {"code": "read-only", "message": "This socket only sends."}}))
+
+    async def relay(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])

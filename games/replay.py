@@ -1,0 +1,23 @@
+"""Rebuild a game's state from its seed, options, seats and action log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engines.registry import get_engine
+from .models import Game
+
+
+def game_replay(*, game: Game, upto: int | None = None) -> dict[str, Any] | None:
+    """The state after action ``upto`` (default: the last), computed from scratch."""
+    if game.started_at is None and game.version == 0:
+        return None
+    engine = get_engine(game.kind)
+    players = [s.name for s in game.seats.order_by("index")]
+    state = engine.setup(players=players, options=game.options, seed=game.seed)
+    actions = game.actions.filter(sequence__gt=1).order_by("sequence")
+    if upto is not None:
+        actions = actions.filter(sequence__lte=upto)
+    for action in actions.only("seat", "command"):
+        engine.apply(state, seat=action.seat, command=action.command)
+    return state

@@ -1,0 +1,113 @@
+"""Read-only queries and the JSON shapes clients see (no writes here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .engines.registry import get_engine
+from .errors import Forbidden, NotFound, Unauthorized
+from .models import Action, Game, Seat
+from .tokens import hash_token, normalize_join_code
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is calling: a seat, the host (who may also hold a seat), or a spectator."""
+
+    game_id: int
+    seat: int | None
+    is_host: bool
+
+    @property
+    def is_spectator(self) -> bool:
+        return self.seat is None and not self.is_host
+
+
+def game_get(*, code: str) -> Game:
+    try:
+        return Game.objects.get(code=normalize_join_code(code))
+    except Game.DoesNotExist:
+        raise NotFound("game-not-found", f"There is no game with code {code!r}.") from None
+
+
+def actor_for_token(*, game: Game, token: str | None) -> Actor:
+    """Resolve a bearer token for ``game``. No token: a spectator."""
+    if not token:
+        return Actor(game_id=game.id, seat=None, is_host=False)
+    digest = hash_token(token)
+    if digest == game.host_token_hash:
+        host_seat = next((s for s in game.seats.all() if s.is_host), None)
+        return Actor(game_id=game.id, seat=host_seat.index if host_seat else None, is_host=True)
+    seat = Seat.objects.filter(token_hash=digest).select_related("game").first()
+    if seat is None:
+        raise Unauthorized("invalid-token", "This token is not valid.")
+    if seat.game_id != game.id:
+        raise Forbidden("wrong-game", "This token belongs to a seat in another game.")
+    return Actor(game_id=game.id, seat=seat.index, is_host=seat.is_host)
+
+
+def seat_json(seat: Seat) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "name": seat.name,
+        "color": seat.color,
+        "is_host": seat.is_host,
+        "is_bot": seat.is_bot,
+        "bot": seat.bot or None,
+    }
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    engine = get_engine(game.kind)
+    seats = [seat_json(s) for s in game.seats.all()]
+    return {
+        "code": game.code,
+        "kind": game.kind,
+        "title": engine.title,
+        "status": game.status,
+        "version": game.version,
+        "options": {k: v for k, v in game.options.items() if not isinstance(v, dict | list)},
+        "seats": seats,
+        "min_players": engine.min_players,
+        "max_players": engine.max_players,
+        "created_at": game.created_at.isoformat() if game.created_at else None,
+    }
+
+
+def state_payload(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """What one seat (None: spectator) receives: its own view and its legal commands."""
+    payload: dict[str, Any] = {"version": game.version, "status": game.status, "seat": seat}
+    if game.state is None:
+        payload["state"] = None
+        payload["legal_commands"] = []
+        return payload
+    engine = get_engine(game.kind)
+    payload["state"] = engine.view(game.state, seat=seat)
+    payload["legal_commands"] = (
+        engine.legal_commands(game.state, seat=seat)
+        if seat is not None and game.status == Game.Status.ACTIVE
+        else []
+    )
+    return payload
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    return {
+        "sequence": action.sequence,
+        "seat": action.seat,
+        "command": action.command,
+        "events": action.events,
+        "created_at": action.created_at.isoformat(),
+    }
+
+
+def actions_after(*, game: Game, after: int, limit: int = 1000) -> list[dict[str, Any]]:
+    return [action_json(a) for a in game.actions.filter(sequence__gt=after).order_by("sequence")[:limit]]
+
+
+def open_games(*, status: str | None = None, limit: int = 100) -> list[Game]:
+    games = Game.objects.prefetch_related("seats")
+    if status:
+        games = games.filter(status=status)
+    return list(games[:limit])

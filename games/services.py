@@ -1,0 +1,295 @@
+"""Every write to a game goes through this module.
+
+The write path (:func:`game_command`) is the one place where a command becomes
+part of a game: load → engine.apply → compare-and-set on ``version`` → append
+the :class:`~games.models.Action` → after commit, send each seat its own view.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from . import broadcast
+from .engines.base import RulesError
+from .engines.registry import get_engine
+from .errors import Conflict, Forbidden, ServiceError, Unauthorized
+from .models import Action, Game, Seat
+from .selectors import Actor, actor_for_token, game_get
+from .tokens import hash_token, new_join_code, new_token
+
+log = logging.getLogger(__name__)
+
+PALETTE = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+MAX_CAS_RETRIES = 5
+PLATFORM_COMMANDS = {"get-state", "start"}
+
+
+@dataclass
+class CommandResult:
+    version: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+    cmd: str = ""
+    duplicate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"response": f"{self.cmd}-response", "status": "ok", "version": self.version, "events": self.events}
+
+
+# --- lobby --------------------------------------------------------------------------
+
+
+@dataclass
+class GameCreated:
+    game: Game
+    host_token: str
+    seat: Seat | None
+
+
+def game_create(
+    *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None
+) -> GameCreated:
+    engine = _engine_or_400(kind)
+    try:
+        clean_options = engine.normalize_options(options)
+    except RulesError as exc:
+        raise ServiceError(exc.code, exc.message) from None
+    host_token = new_token()
+    for _ in range(20):
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    kind=kind,
+                    code=new_join_code(),
+                    options=clean_options,
+                    seed=secrets.randbits(62),
+                    host_token_hash=hash_token(host_token),
+                )
+                seat = None
+                if host_name:
+                    seat = Seat.objects.create(
+                        game=game,
+                        index=0,
+                        name=host_name,
+                        color=host_color or PALETTE[0],
+                        token_hash=game.host_token_hash,
+                        is_host=True,
+                    )
+            break
+        except IntegrityError:  # join code taken: draw another
+            continue
+    else:  # pragma: no cover - 23^5 codes
+        raise ServiceError("no-code-available", "Could not allocate a join code; try again.", status=503)
+    transaction.on_commit(lambda: broadcast.lobby_changed())
+    return GameCreated(game=game, host_token=host_token, seat=seat)
+
+
+def seat_join(*, code: str, name: str, color: str | None = None, token: str | None = None) -> tuple[Seat, str | None, bool]:
+    """Take a seat. Returns (seat, token, created). A known token gets its seat back
+    (token None in the result: the caller already holds it)."""
+    game = game_get(code=code)
+    if token:
+        actor = actor_for_token(game=game, token=token)
+        if actor.seat is not None:
+            return game.seats.get(index=actor.seat), None, False
+    host_joining = bool(token) and hash_token(token) == game.host_token_hash
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game-started", "This game has already started; you can watch it instead.")
+        engine = get_engine(game.kind)
+        seats = list(game.seats.all())
+        if len(seats) >= engine.max_players:
+            raise Conflict("game-full", f"This game is full ({engine.max_players} players).")
+        taken = {s.color for s in seats}
+        if color and color in taken:
+            raise ServiceError("color-taken", f"The colour {color} is taken; pick another.")
+        color = color or next((c for c in PALETTE if c not in taken), "")
+        new_secret = None if host_joining else new_token()
+        seat = Seat.objects.create(
+            game=game,
+            index=len(seats),
+            name=name,
+            color=color,
+            token_hash=game.host_token_hash if host_joining else hash_token(new_secret),
+            is_host=host_joining,
+        )
+        transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+    return seat, (token if host_joining else new_secret), True
+
+
+def seat_add_bot(*, code: str, actor: Actor, bot: str, name: str | None = None) -> Seat:
+    game = game_get(code=code)
+    _require_host(actor)
+    engine = get_engine(game.kind)
+    if bot not in engine.bots:
+        raise ServiceError("unknown-bot", f"{engine.title} has no bot {bot!r}; choose one of {', '.join(engine.bots) or 'none'}.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game-started", "Bots can only be seated before the game starts.")
+        seats = list(game.seats.all())
+        if len(seats) >= engine.max_players:
+            raise Conflict("game-full", f"This game is full ({engine.max_players} players).")
+        taken = {s.color for s in seats}
+        seat = Seat.objects.create(
+            game=game,
+            index=len(seats),
+            name=name or f"{bot.title()} bot {len(seats) + 1}",
+            color=next((c for c in PALETTE if c not in taken), ""),
+            token_hash=hash_token(new_token()),
+            is_bot=True,
+            bot=bot,
+        )
+        transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+    return seat
+
+
+def game_start(*, code: str, actor: Actor) -> CommandResult:
+    game = game_get(code=code)
+    _require_host(actor)
+    if game.status != Game.Status.LOBBY:
+        raise Conflict("game-started", "This game has already started.", version=game.version)
+    engine = get_engine(game.kind)
+    seats = list(game.seats.all())
+    if len(seats) < engine.min_players:
+        raise ServiceError(
+            "not-enough-players", f"{engine.title} needs at least {engine.min_players} players; {len(seats)} seated."
+        )
+    try:
+        state = engine.setup(players=[s.name for s in seats], options=game.options, seed=game.seed)
+    except RulesError as exc:
+        raise ServiceError(exc.code, exc.message) from None
+    events = [{"type": "game-started", "players": [s.name for s in seats]}]
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game.pk, version=0, status=Game.Status.LOBBY).update(
+            state=state, version=1, status=Game.Status.ACTIVE, started_at=timezone.now(), updated_at=timezone.now()
+        )
+        if not updated:
+            raise Conflict("game-started", "This game has already started.")
+        Action.objects.create(game=game, sequence=1, seat=actor.seat, command={"cmd": "start"}, events=events)
+        transaction.on_commit(lambda: _after_commit(game.pk))
+    return CommandResult(version=1, events=events, cmd="start")
+
+
+# --- the write path -----------------------------------------------------------------
+
+
+def game_command(
+    *,
+    code: str,
+    actor: Actor,
+    command: dict[str, Any],
+    command_id: str | None = None,
+    expected_version: int | None = None,
+    schedule_bots: bool = True,
+) -> CommandResult:
+    """Apply one command for ``actor``. Idempotent on ``command_id``; with
+    ``expected_version`` a stale client gets a Conflict carrying the current version."""
+    cmd = command.get("cmd")
+    if cmd == "start":
+        return game_start(code=code, actor=actor)
+    game = game_get(code=code)
+    if command_id is not None:
+        previous = _previous_result(game=game, actor=actor, command_id=command_id)
+        if previous is not None:
+            return previous
+    if actor.is_spectator:
+        raise Unauthorized("token-required", "Spectators cannot act; join the game to play.")
+    if actor.seat is None:
+        raise Forbidden("not-a-player", "The host has no seat in this game; take a seat to play.")
+    engine = get_engine(game.kind)
+
+    for _attempt in range(MAX_CAS_RETRIES):
+        if expected_version is not None and expected_version != game.version:
+            raise Conflict(
+                "stale-version",
+                f"The game is at version {game.version}, not {expected_version}; reload and try again.",
+                version=game.version,
+            )
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
+        state = game.state  # a fresh dict loaded from the database: apply may mutate it
+        try:
+            events = engine.apply(state, seat=actor.seat, command=command)
+        except RulesError as exc:
+            raise ServiceError(exc.code, exc.message, version=game.version) from None
+        new_version = game.version + 1
+        finished = engine.is_finished(state)
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                changes: dict[str, Any] = {"state": state, "version": F("version") + 1, "updated_at": now}
+                if finished:
+                    changes.update(status=Game.Status.FINISHED, finished_at=now)
+                won = Game.objects.filter(pk=game.pk, version=game.version, status=Game.Status.ACTIVE).update(**changes)
+                if won:
+                    Action.objects.create(
+                        game=game, sequence=new_version, seat=actor.seat, command=command, events=events, command_id=command_id
+                    )
+                    transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=schedule_bots))
+        except IntegrityError:
+            # The same command id committed concurrently: answer with its result.
+            if command_id is not None:
+                previous = _previous_result(game=game, actor=actor, command_id=command_id)
+                if previous is not None:
+                    return previous
+            raise
+        if won:
+            return CommandResult(version=new_version, events=events, cmd=cmd)
+        # Lost the race: someone else moved first.
+        game = game_get(code=code)
+        if expected_version is not None:
+            continue  # reports the conflict with the current version
+    raise Conflict("busy", "The game changed too often while applying this command; try again.", version=game.version)
+
+
+def game_abandon(*, code: str, actor: Actor) -> Game:
+    game = game_get(code=code)
+    _require_host(actor)
+    if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
+        raise Conflict(f"game-{game.status}", f"This game is already {game.status}.")
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABANDONED, updated_at=timezone.now())
+    transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+    game.refresh_from_db()
+    return game
+
+
+# --- helpers --------------------------------------------------------------------------
+
+
+def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandResult | None:
+    action = Action.objects.filter(game=game, command_id=command_id).first()
+    if action is None:
+        return None
+    if action.seat != actor.seat:
+        raise Conflict("duplicate-command-id", "This command id was already used by another seat.", version=game.version)
+    return CommandResult(version=action.sequence, events=action.events, cmd=action.command.get("cmd", ""), duplicate=True)
+
+
+def _after_commit(game_id: int, schedule_bots: bool = True) -> None:
+    broadcast.game_changed(game_id)
+    if schedule_bots:
+        from .bots import bots_schedule
+
+        bots_schedule(game_id)
+
+
+def _require_host(actor: Actor) -> None:
+    if not actor.is_host:
+        if actor.is_spectator:
+            raise Unauthorized("token-required", "Only the host may do this; send the host token.")
+        raise Forbidden("host-only", "Only the host may do this.")
+
+
+def _engine_or_400(kind: str):
+    try:
+        return get_engine(kind)
+    except RulesError as exc:
+        raise ServiceError(exc.code, exc.message) from None

@@ -1,0 +1,64 @@
+/* The room page: waiting room (code, QR, seats live, host starts) and, once the
+ * game is on, hands each state to the game's play script (window.JunctionPlay). */
+"use strict";
+(() => {
+  const initial = Junction.readJson("game-data");
+  const code = initial.code;
+  const mine = Junction.seatFor(code) || {};
+  const $ = (id) => document.getElementById(id);
+  const errorBox = $("room-error");
+  let summary = initial;
+
+  function renderGame(game) {
+    summary = game;
+    $("seat-count").textContent = game.seats.length + "/" + game.max_players;
+    $("seat-list").replaceChildren(...game.seats.map((s) =>
+      Junction.el("li", { class: "seat" + (s.index === mine.seat ? " me" : ""), "data-seat": s.index },
+        Junction.el("span", { class: "dot dot-" + s.color }), s.name,
+        s.is_host ? Junction.el("span", { class: "tag", text: "host" }) : null,
+        s.is_bot ? Junction.el("span", { class: "tag", text: s.bot + " bot" }) : null,
+        s.index === mine.seat ? Junction.el("span", { class: "tag you", text: "you" }) : null)));
+    const lobby = game.status === "lobby";
+    $("waiting-room").hidden = !lobby;
+    $("play").hidden = lobby;
+    $("host-controls").hidden = !(lobby && mine.host);
+    $("not-seated").hidden = !(lobby && (mine.seat === undefined || mine.seat === null) && !mine.host);
+    const start = $("start-game");
+    if (start) start.disabled = game.seats.length < game.min_players;
+    document.body.dataset.status = game.status;
+    if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
+  }
+
+  const connection = Junction.connectGame(code, mine.token, {
+    onStatus(s) { const c = $("conn"); c.dataset.state = s; c.textContent = s === "open" ? "live" : s === "connecting" ? "connecting…" : "offline"; },
+    onGame: renderGame,
+    onState(payload) {
+      document.body.dataset.version = payload.version;
+      if (window.JunctionPlay) window.JunctionPlay.render(payload, context);
+    },
+    onError(error) { Junction.showError(errorBox, error.message); },
+  });
+
+  const context = {
+    code, seat: mine.seat, token: mine.token, host: !!mine.host,
+    get summary() { return summary; },
+    send: (command) => connection.send(command),
+    api: (method, path, body) => Junction.api(method, path, body, mine.token),
+  };
+  window.JunctionRoom = context;
+
+  const start = $("start-game");
+  if (start) start.addEventListener("click", async () => {
+    Junction.showError(errorBox, "");
+    start.disabled = true;
+    const result = await Junction.api("POST", "/api/games/" + code + "/start", undefined, mine.token);
+    if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); start.disabled = false; }
+  });
+  const addBot = $("add-bot");
+  if (addBot) addBot.addEventListener("click", async () => {
+    Junction.showError(errorBox, "");
+    const result = await Junction.api("POST", "/api/games/" + code + "/seats", { bot: $("bot-level").value }, mine.token);
+    if (!result.ok) Junction.showError(errorBox, Junction.errorText(result));
+  });
+  renderGame(initial);
+})();

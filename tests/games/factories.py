@@ -1,0 +1,22 @@
+"""Helpers that build games through the real services."""
+
+from __future__ import annotations
+
+from games import services
+from games.selectors import Actor, actor_for_token, game_get
+
+
+def make_game(*, players: int = 2, kind: str = "toy", options: dict | None = None, start: bool = True):
+    """A game with ``players`` human seats; returns (code, tokens by seat)."""
+    created = services.game_create(kind=kind, options=options or {}, host_name="Host")
+    tokens = {0: created.host_token}
+    for i in range(1, players):
+        seat, token, _ = services.seat_join(code=created.game.code, name=f"P{i}")
+        tokens[seat.index] = token
+    if start:
+        services.game_start(code=created.game.code, actor=actor(created.game.code, created.host_token))
+    return created.game.code, tokens
+
+
+def actor(code: str, token: str | None) -> Actor:
+    return actor_for_token(game=game_get(code=code), token=token)

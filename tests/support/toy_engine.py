@@ -1,0 +1,78 @@
+"""A tiny engine for platform tests: players take turns adding 1–3 to a shared
+counter; whoever reaches the target wins. Each seat has a secret number only it
+may see, and every move rolls a die from the seeded RNG (so replays are checked)."""
+
+from __future__ import annotations
+
+from games.engines.base import Engine, Option, RulesError, require
+from games.engines.rng import Rng, seed_state
+
+
+class ToyEngine(Engine):
+    kind = "toy"
+    title = "Toy race"
+    min_players = 2
+    max_players = 4
+    options = (Option("target", "int", 10, "Counter value that ends the game.", min=3, max=1000),)
+    bots = ("random",)
+
+    def setup(self, *, players, options, seed):
+        rng = Rng(seed_state(seed))
+        secrets = [rng.randint(1, 100) for _ in players]
+        return {
+            "players": list(players),
+            "secrets": secrets,
+            "counter": 0,
+            "target": options["target"],
+            "turn": 0,
+            "rolls": [],
+            "winner": None,
+            "rng": rng.state,
+        }
+
+    def apply(self, state, *, seat, command):
+        cmd = command.get("cmd")
+        if cmd != "add":
+            raise RulesError("unknown-command", f"Unknown command {cmd!r}.")
+        require(state["winner"] is None, "game-over", "The game is over.")
+        require(seat == state["turn"], "not-your-turn", "It is not your turn.")
+        n = command.get("n")
+        require(isinstance(n, int) and not isinstance(n, bool), "invalid-command", "n must be a whole number.")
+        require(1 <= n <= 3, "invalid-command", "n must be 1, 2 or 3.")
+        rng = Rng(state["rng"])
+        roll = rng.randint(1, 6)
+        state["rng"] = rng.state
+        state["counter"] += n
+        state["rolls"].append(roll)
+        events = [{"type": "added", "seat": seat, "n": n, "roll": roll, "counter": state["counter"]}]
+        if state["counter"] >= state["target"]:
+            state["winner"] = seat
+            events.append({"type": "won", "seat": seat})
+        else:
+            state["turn"] = (seat + 1) % len(state["players"])
+        return events
+
+    def view(self, state, *, seat):
+        return {
+            "players": state["players"],
+            "counter": state["counter"],
+            "target": state["target"],
+            "turn": state["turn"],
+            "rolls": state["rolls"][-5:],
+            "winner": state["winner"],
+            "my_secret": state["secrets"][seat] if seat is not None else None,
+        }
+
+    def legal_commands(self, state, *, seat):
+        if state["winner"] is not None or seat != state["turn"]:
+            return []
+        return [{"cmd": "add", "n": n} for n in (1, 2, 3)]
+
+    def active_seats(self, state):
+        return [] if state["winner"] is not None else [state["turn"]]
+
+    def is_finished(self, state):
+        return state["winner"] is not None
+
+
+ENGINE = ToyEngine()

@@ -180,7 +180,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"join": os.environ.get("JUNCTION_JOIN_RATE", "30/min")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Junction API",
@@ -202,6 +201,8 @@ SPECTACULAR_SETTINGS = {
 JUNCTION_EXTRA_ENGINES = env_list("JUNCTION_EXTRA_ENGINES", [])
 # Bots move in a background thread after each commit; tests may run them inline.
 JUNCTION_BOTS_INLINE = env_bool("JUNCTION_BOTS_INLINE", False)
+# Seat requests per client address (flood protection).
+JUNCTION_JOIN_RATE = os.environ.get("JUNCTION_JOIN_RATE", "30/min")
 JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
 
 LOGGING = {

@@ -1,11 +1,16 @@
 """Shared fixtures. The toy engine is registered for every test; Daphne processes
-started by end-to-end tests get it through JUNCTION_EXTRA_ENGINES."""
+started by end-to-end tests get it through JUNCTION_EXTRA_ENGINES. Pure engine
+tests also run without Django (``-p no:django``), so Django fixtures are optional."""
 
 from __future__ import annotations
 
 import pytest
 
 TOY_ENGINE_MODULE = "tests.support.toy_engine"
+
+
+def _django_active(request) -> bool:
+    return request.config.pluginmanager.hasplugin("django")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -17,8 +22,18 @@ def _toy_engine():
 
 
 @pytest.fixture(autouse=True)
-def _bots_inline(settings):
+def _django_test_settings(request):
+    """Bots move inline; rate-limit counters (in the cache) start from zero."""
+    if not _django_active(request):
+        yield
+        return
+    from django.core.cache import cache
+
+    settings = request.getfixturevalue("settings")
     settings.JUNCTION_BOTS_INLINE = True
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

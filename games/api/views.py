@@ -7,7 +7,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games import selectors, services
@@ -15,6 +14,7 @@ from games.engines.registry import all_engines
 from games.errors import ServiceError, Unauthorized
 
 from . import serializers as s
+from .throttling import JoinRateThrottle
 
 ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
@@ -101,8 +101,7 @@ class GameView(APIView):
 
 
 class SeatsView(APIView):
-    throttle_scope = "join"
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [JoinRateThrottle]
 
     def get_throttles(self):
         return super().get_throttles() if self.request.method == "POST" else []
@@ -156,9 +155,9 @@ class CommandsView(APIView):
         ),
     )
     def post(self, request, code):
-        data = validated(s.CommandSerializer, request)
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
+        data = validated(s.CommandSerializer, request)
         if data["cmd"] == "get-state":
             return Response({"response": "get-state-response", "status": "ok", **selectors.state_payload(game=game, seat=actor.seat)})
         command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}

@@ -1,0 +1,716 @@
+"""The rules of Locomotive Werks as a pure-Python engine.
+
+A round has five phases. Players act in the first two, one at a time in turn
+order; the other three run automatically when the last player passes in the
+capacity phase:
+
+1. development  - each player in turn may develop one new locomotive type, or pass
+2. capacity     - each player in turn buys and shifts production units, then passes
+3. production   - automatic: every player sells each type to one die (single-die rule)
+4. taxes        - automatic: 10 % rounded down, then the end check, then the new
+                  turn order (poorest first)
+5. market       - automatic: market demands for green, red, yellow, blue (cases a-d)
+
+See README.md in this package for every rules choice and option.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..rng import Rng, seed_state
+from .data import COLOR_NAMES, COLORS, DIE_FACES, PHYSICAL_DICE, SPACE_COUNT, SPACES, SPACES_BY_COLOR
+
+STATE_VERSION = 1
+
+DEVELOPMENT = "development"
+CAPACITY = "capacity"
+FINISHED = "finished"
+
+MAX_COUNT = 999  # largest unit count a single command may name
+USEFUL_UNITS = DIE_FACES  # a card never sells more than one die's value per round
+
+# Precomputed per-space tables (index = space - 1).
+COST = tuple(s.cost for s in SPACES)
+INCOME = tuple(s.income for s in SPACES)
+BOXES = tuple(s.customer_base for s in SPACES)  # equal to the Existing Orders boxes
+COLOR = tuple(s.color for s in SPACES)
+GENERATION = tuple(s.generation for s in SPACES)
+PRODUCTION = {
+    "fixed": tuple(s.production for s in SPACES),
+    "published": tuple(s.published_production for s in SPACES),
+}
+# For each space: the index of the same colour two generations older, or None.
+OBSOLETED_BY = tuple(
+    next(
+        (o.space - 1 for o in SPACES if o.color == s.color and o.generation == s.generation - 2),
+        None,
+    )
+    for s in SPACES
+)
+COLOR_INDICES = {color: tuple(sp - 1 for sp in spaces) for color, spaces in SPACES_BY_COLOR.items()}
+
+# The fields each command takes, beside "cmd".
+COMMAND_FIELDS = {
+    "develop": ("space",),
+    "buy-units": ("space", "count"),
+    "shift-units": ("from", "to", "count"),
+    "pass": (),
+}
+FIELD_RANGES = {
+    "space": (1, SPACE_COUNT),
+    "from": (1, SPACE_COUNT),
+    "to": (1, SPACE_COUNT),
+    "count": (1, MAX_COUNT),
+}
+
+
+def parse_command(command: Any) -> tuple[str, dict[str, int]]:
+    """Check a command's shape; return its name and integer fields."""
+    if not isinstance(command, dict):
+        raise RulesError("invalid-command", "A command must be an object.")
+    name = command.get("cmd")
+    if not isinstance(name, str):
+        raise RulesError("invalid-command", 'A command needs a "cmd" string.')
+    fields = COMMAND_FIELDS.get(name)
+    if fields is None:
+        raise RulesError("unknown-command", f"There is no command {name!r}.")
+    if len(command) != len(fields) + 1:
+        extra = sorted(set(command) - {"cmd", *fields})
+        missing = [f for f in fields if f not in command]
+        detail = f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(map(str, extra))}"
+        raise RulesError("invalid-command", f"Command {name!r}: {detail}.")
+    values: dict[str, int] = {}
+    for field in fields:
+        if field not in command:
+            raise RulesError("invalid-command", f"Command {name!r} needs {field!r}.")
+        value = command[field]
+        if type(value) is not int:
+            raise RulesError("invalid-command", f"{field!r} must be a whole number.")
+        low, high = FIELD_RANGES[field]
+        if not low <= value <= high:
+            raise RulesError("invalid-command", f"{field!r} must be between {low} and {high}.")
+        values[field] = value
+    return name, values
+
+
+def _find_card(player: dict[str, Any], space: int) -> dict[str, Any] | None:
+    for card in player["cards"]:
+        if card["space"] == space:
+            return card
+    return None
+
+
+def _developable(sp: dict[str, Any]) -> bool:
+    """A space may be developed if it has dice somewhere and is not obsolete."""
+    return not sp["obsolete"] and (
+        sp["initial_order"] is not None or bool(sp["existing_orders"]) or bool(sp["customer_base"])
+    )
+
+
+def _dice_on_board(state: State) -> int:
+    return sum(
+        (sp["initial_order"] is not None) + len(sp["existing_orders"]) + len(sp["customer_base"])
+        for sp in state["spaces"]
+    )
+
+
+def _clone(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+class _Dice:
+    """The dice pool and the rolls of one automatic step, over the state's Rng."""
+
+    __slots__ = ("rng", "limited", "free")
+
+    def __init__(self, state: State) -> None:
+        self.rng = Rng(state["rng"])
+        self.limited = state["options"]["dice_pool"] == "twenty"
+        self.free = PHYSICAL_DICE - _dice_on_board(state) if self.limited else 0
+
+    def take(self, wanted: int) -> int:
+        """How many of ``wanted`` dice the pool gives."""
+        if not self.limited:
+            return wanted
+        got = min(wanted, self.free)
+        self.free -= got
+        return got
+
+    def give_back(self, count: int) -> None:
+        if self.limited:
+            self.free += count
+
+    def roll(self) -> int:
+        return self.rng.randint(1, DIE_FACES)
+
+    def save(self, state: State) -> None:
+        state["rng"] = self.rng.state
+
+
+class LocomotiveWerks(Engine):
+    kind = "locomotive-werks"
+    title = "Locomotive Werks"
+    min_players = 3
+    max_players = 5
+    bots = ("random", "greedy")
+    options = (
+        Option(
+            "production_costs",
+            "choice",
+            "fixed",
+            help='"fixed": the Production numbers printed in the rules; "published": development cost / 2.',
+            choices=("fixed", "published"),
+        ),
+        Option(
+            "starting_coins",
+            "choice",
+            "twelve",
+            help='"twelve": 12 coins each; "by-player-count": 12 / 12 / 14 coins for 3 / 4 / 5 players.',
+            choices=("twelve", "by-player-count"),
+        ),
+        Option(
+            "end_threshold",
+            "int",
+            300,
+            help="The game ends when a player has at least this many coins after tax.",
+            min=1,
+            max=100_000,
+        ),
+        Option(
+            "obsolescence",
+            "choice",
+            "owned-cards",
+            help='When generation N (3 or more) is developed: "owned-cards" removes the players\' '
+            'cards of generation N-2 of that colour (with their units); "board-cards" removes the '
+            "undeveloped generation N-2 cards from the board instead.",
+            choices=("owned-cards", "board-cards"),
+        ),
+        Option(
+            "dice_pool",
+            "choice",
+            "unlimited",
+            help='"unlimited": a die can always be added; "twenty": only 20 dice exist, and a die '
+            "that the pool cannot give is not added.",
+            choices=("unlimited", "twenty"),
+        ),
+        Option(
+            "shift_rule",
+            "choice",
+            "higher-cost",
+            help='Shifting units is allowed to any card with a higher production cost ("higher-cost") '
+            'or only to a later generation of the same colour ("same-colour").',
+            choices=("higher-cost", "same-colour"),
+        ),
+        Option(
+            "winner_ties",
+            "choice",
+            "shared",
+            help='Players tied for most coins at the end: all win ("shared"), or the one latest in '
+            'the last turn order wins ("later-in-turn-order").',
+            choices=("shared", "later-in-turn-order"),
+        ),
+    )
+
+    # -- setup -------------------------------------------------------------
+    def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
+        options = self.normalize_options(options)
+        require(
+            isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
+            "invalid-players",
+            f"{self.title} is for {self.min_players} to {self.max_players} players.",
+        )
+        require(all(isinstance(p, str) for p in players), "invalid-players", "Player names must be strings.")
+        require(type(seed) is int, "invalid-seed", "The seed must be a whole number.")
+        n = len(players)
+        coins = 14 if options["starting_coins"] == "by-player-count" and n == 5 else 12
+        rng = Rng(seed_state(seed))
+        spaces = [
+            {
+                "space": s.space,
+                "cards_left": s.cards,
+                "initial_order": None,
+                "initial_order_pending": False,
+                "existing_orders": [],
+                "customer_base": [],
+                "obsolete": False,
+            }
+            for s in SPACES
+        ]
+        spaces[0]["existing_orders"] = [rng.randint(1, DIE_FACES) for _ in range(3)]
+        spaces[1]["initial_order"] = rng.randint(1, DIE_FACES)
+        order = list(range(n))
+        rng.shuffle(order)
+        return {
+            "version": STATE_VERSION,
+            "options": options,
+            "rng": rng.state,
+            "round": 1,
+            "phase": DEVELOPMENT,
+            "order": order,
+            "turn": 0,
+            "players": [
+                {"name": name, "coins": coins, "developed": [], "cards": []} for name in players
+            ],
+            "spaces": spaces,
+            "removed_cards": [0] * SPACE_COUNT,
+            "last_round": None,
+            "finished": False,
+            "winners": [],
+        }
+
+    # -- queries -----------------------------------------------------------
+    def active_seats(self, state: State) -> list[int]:
+        if state["finished"]:
+            return []
+        return [state["order"][state["turn"]]]
+
+    def is_finished(self, state: State) -> bool:
+        return state["finished"]
+
+    def production_costs(self, state: State) -> tuple[int, ...]:
+        return PRODUCTION[state["options"]["production_costs"]]
+
+    def can_shift(self, state: State, from_space: int, to_space: int) -> bool:
+        """Whether units may move from ``from_space`` to ``to_space`` (cards aside)."""
+        if from_space == to_space:
+            return False
+        prod = PRODUCTION[state["options"]["production_costs"]]
+        a, b = from_space - 1, to_space - 1
+        if state["options"]["shift_rule"] == "same-colour":
+            return COLOR[a] == COLOR[b] and GENERATION[b] > GENERATION[a]
+        return prod[b] > prod[a]
+
+    def legal_commands(self, state: State, *, seat: int) -> list[Command]:
+        if state["finished"] or seat != state["order"][state["turn"]]:
+            return []
+        player = state["players"][seat]
+        coins = player["coins"]
+        commands: list[Command] = []
+        if state["phase"] == DEVELOPMENT:
+            developed = player["developed"]
+            for i, sp in enumerate(state["spaces"]):
+                if (
+                    sp["cards_left"] > 0
+                    and COST[i] <= coins
+                    and (i + 1) not in developed
+                    and _developable(sp)
+                ):
+                    commands.append({"cmd": "develop", "space": i + 1})
+        else:
+            prod = PRODUCTION[state["options"]["production_costs"]]
+            cards = player["cards"]
+            for card in cards:
+                space = card["space"]
+                room = USEFUL_UNITS - card["units"]
+                most = min(room, coins // prod[space - 1])
+                for count in range(1, most + 1):
+                    commands.append({"cmd": "buy-units", "space": space, "count": count})
+            for source in cards:
+                if source["units"] == 0:
+                    continue
+                for target in cards:
+                    if not self.can_shift(state, source["space"], target["space"]):
+                        continue
+                    diff = prod[target["space"] - 1] - prod[source["space"] - 1]
+                    most = min(source["units"], USEFUL_UNITS - target["units"])
+                    if diff > 0:
+                        most = min(most, coins // diff)
+                    for count in range(1, most + 1):
+                        commands.append(
+                            {"cmd": "shift-units", "from": source["space"], "to": target["space"], "count": count}
+                        )
+        commands.append({"cmd": "pass"})
+        return commands
+
+    # -- commands ----------------------------------------------------------
+    def apply(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        name, args = parse_command(command)
+        require(not state["finished"], "game-finished", "The game is over.")
+        require(
+            type(seat) is int and seat == state["order"][state["turn"]],
+            "not-your-turn",
+            "It is not your turn.",
+        )
+        phase = state["phase"]
+        if name == "pass":
+            return self._pass(state, seat)
+        if name == "develop":
+            require(phase == DEVELOPMENT, "wrong-phase", "Locomotives are developed in the development phase.")
+            return self._develop(state, seat, args["space"])
+        require(phase == CAPACITY, "wrong-phase", "Production units are bought and shifted in the capacity phase.")
+        if name == "buy-units":
+            return self._buy_units(state, seat, args["space"], args["count"])
+        return self._shift_units(state, seat, args["from"], args["to"], args["count"])
+
+    def _develop(self, state: State, seat: int, space: int) -> list[Event]:
+        i = space - 1
+        player = state["players"][seat]
+        sp = state["spaces"][i]
+        require(space not in player["developed"], "already-developed", "You have already developed this type.")
+        require(_developable(sp), "not-developable", "This locomotive type cannot be developed now.")
+        require(sp["cards_left"] > 0, "no-cards-left", "No cards of this type are left.")
+        cost = COST[i]
+        require(player["coins"] >= cost, "cannot-afford", f"Developing costs {cost} coins.")
+
+        player["coins"] -= cost
+        sp["cards_left"] -= 1
+        player["developed"].append(space)
+        cards = player["cards"]
+        cards.append({"space": space, "units": 1})
+        cards.sort(key=lambda c: c["space"])
+        events: list[Event] = [{"type": "developed", "seat": seat, "space": space, "cost": cost, "units": 1}]
+
+        if sp["initial_order"] is not None:
+            die = sp["initial_order"]
+            sp["initial_order"] = None
+            sp["existing_orders"].append(die)
+            events.append({"type": "initial-order-moved", "space": space, "die": die})
+            if space < SPACE_COUNT:
+                dice = _Dice(state)
+                nxt = state["spaces"][i + 1]
+                if dice.take(1):
+                    nxt["initial_order"] = dice.roll()
+                    dice.save(state)
+                    events.append({"type": "space-unlocked", "space": space + 1, "die": nxt["initial_order"]})
+                else:
+                    nxt["initial_order_pending"] = True
+                    events.append({"type": "space-unlock-waiting", "space": space + 1})
+
+        old = OBSOLETED_BY[i]
+        if old is not None:
+            events.extend(self._retire(state, old))
+        events.extend(self._next_turn(state))
+        return events
+
+    def _retire(self, state: State, old: int) -> list[Event]:
+        """Obsolescence of generation N-2 (index ``old``) when generation N is developed."""
+        events: list[Event] = []
+        old_space = old + 1
+        if state["options"]["obsolescence"] == "owned-cards":
+            for seat, player in enumerate(state["players"]):
+                card = _find_card(player, old_space)
+                if card is not None:
+                    player["cards"].remove(card)
+                    state["removed_cards"][old] += 1
+                    events.append(
+                        {"type": "card-retired", "seat": seat, "space": old_space, "units": card["units"]}
+                    )
+        else:
+            sp = state["spaces"][old]
+            if sp["cards_left"]:
+                events.append({"type": "board-cards-retired", "space": old_space, "cards": sp["cards_left"]})
+                state["removed_cards"][old] += sp["cards_left"]
+                sp["cards_left"] = 0
+        return events
+
+    def _buy_units(self, state: State, seat: int, space: int, count: int) -> list[Event]:
+        player = state["players"][seat]
+        card = _find_card(player, space)
+        require(card is not None, "card-not-owned", "You do not have a card of this type.")
+        cost = count * PRODUCTION[state["options"]["production_costs"]][space - 1]
+        require(player["coins"] >= cost, "cannot-afford", f"These units cost {cost} coins.")
+        player["coins"] -= cost
+        card["units"] += count
+        return [{"type": "units-bought", "seat": seat, "space": space, "count": count, "cost": cost}]
+
+    def _shift_units(self, state: State, seat: int, from_space: int, to_space: int, count: int) -> list[Event]:
+        player = state["players"][seat]
+        source = _find_card(player, from_space)
+        target = _find_card(player, to_space)
+        require(source is not None and target is not None, "card-not-owned", "You need both cards.")
+        require(
+            self.can_shift(state, from_space, to_space),
+            "not-an-upgrade",
+            "Units may only move to newer technology.",
+        )
+        require(source["units"] >= count, "not-enough-units", "That card does not have that many units.")
+        prod = PRODUCTION[state["options"]["production_costs"]]
+        cost = count * (prod[to_space - 1] - prod[from_space - 1])
+        require(player["coins"] >= cost, "cannot-afford", f"This shift costs {cost} coins.")
+        player["coins"] -= cost
+        source["units"] -= count
+        target["units"] += count
+        return [
+            {
+                "type": "units-shifted",
+                "seat": seat,
+                "from": from_space,
+                "to": to_space,
+                "count": count,
+                "cost": cost,
+            }
+        ]
+
+    def _pass(self, state: State, seat: int) -> list[Event]:
+        events: list[Event] = [{"type": "passed", "seat": seat, "phase": state["phase"]}]
+        events.extend(self._next_turn(state))
+        return events
+
+    def _next_turn(self, state: State) -> list[Event]:
+        state["turn"] += 1
+        if state["turn"] < len(state["order"]):
+            return []
+        state["turn"] = 0
+        if state["phase"] == DEVELOPMENT:
+            state["phase"] = CAPACITY
+            return [{"type": "phase-started", "phase": CAPACITY, "round": state["round"]}]
+        return self._end_round(state)
+
+    # -- the automatic phases ------------------------------------------------
+    def _end_round(self, state: State) -> list[Event]:
+        report: list[Event] = []
+        completed = state["round"]
+        self._production(state, report)
+        self._taxes(state, report)
+        if self._end_check(state, report):
+            state["phase"] = FINISHED
+        else:
+            self._turn_order(state, report)
+            self._market(state, report)
+            state["round"] += 1
+            state["phase"] = DEVELOPMENT
+            report.append({"type": "round-started", "round": state["round"]})
+        state["last_round"] = {"round": completed, "events": _clone(report)}
+        return report
+
+    def _production(self, state: State, report: list[Event]) -> None:
+        players = state["players"]
+        spaces = state["spaces"]
+        report.append({"type": "phase-started", "phase": "production", "round": state["round"]})
+        for seat in state["order"]:
+            player = players[seat]
+            for card in player["cards"]:
+                units = card["units"]
+                if not units:
+                    continue
+                i = card["space"] - 1
+                sp = spaces[i]
+                orders = sp["existing_orders"]
+                if not orders:
+                    continue
+                if units in orders:
+                    case, die, sold, after = "equal", units, units, None
+                    orders.remove(units)
+                    sp["customer_base"].append(units)
+                else:
+                    highest = max(orders)
+                    if units < highest:
+                        case, die, sold, after = "lower", highest, units, highest - units
+                        orders[orders.index(highest)] = after
+                    else:
+                        case, die, sold, after = "higher", highest, highest, None
+                        orders.remove(highest)
+                        sp["customer_base"].append(highest)
+                income = sold * INCOME[i]
+                player["coins"] += income
+                report.append(
+                    {
+                        "type": "sale",
+                        "seat": seat,
+                        "space": i + 1,
+                        "units": units,
+                        "case": case,
+                        "die": die,
+                        "sold": sold,
+                        "income": income,
+                        "die_after": after,
+                        "die_to": "existing-orders" if after is not None else "customer-base",
+                    }
+                )
+
+    def _taxes(self, state: State, report: list[Event]) -> None:
+        players = state["players"]
+        for seat in state["order"]:
+            player = players[seat]
+            before = player["coins"]
+            tax = before // 10
+            player["coins"] = before - tax
+            report.append({"type": "tax", "seat": seat, "coins_before": before, "tax": tax, "coins": before - tax})
+
+    def _end_check(self, state: State, report: list[Event]) -> bool:
+        threshold = state["options"]["end_threshold"]
+        coins = [p["coins"] for p in state["players"]]
+        reached = [seat for seat, c in enumerate(coins) if c >= threshold]
+        winners: list[int] = []
+        if reached:
+            best = max(coins)
+            winners = [seat for seat, c in enumerate(coins) if c == best]
+            if len(winners) > 1 and state["options"]["winner_ties"] == "later-in-turn-order":
+                winners = [max(winners, key=state["order"].index)]
+            state["finished"] = True
+            state["winners"] = winners
+        report.append(
+            {
+                "type": "end-check",
+                "threshold": threshold,
+                "reached": reached,
+                "finished": bool(reached),
+                "winners": winners,
+            }
+        )
+        return bool(reached)
+
+    def _turn_order(self, state: State, report: list[Event]) -> None:
+        before = state["order"]
+        players = state["players"]
+        # sorted() is stable, so players with equal coins keep their previous order.
+        after = sorted(before, key=lambda seat: players[seat]["coins"])
+        state["order"] = after
+        report.append(
+            {
+                "type": "turn-order",
+                "before": list(before),
+                "after": list(after),
+                "coins": [p["coins"] for p in players],
+            }
+        )
+
+    def _market(self, state: State, report: list[Event]) -> None:
+        spaces = state["spaces"]
+        dice = _Dice(state)
+        for color in COLORS:
+            alive = [
+                i
+                for i in COLOR_INDICES[color]
+                if not spaces[i]["obsolete"] and (spaces[i]["existing_orders"] or spaces[i]["customer_base"])
+            ]
+            case = "abcd"[min(len(alive), 3)]
+            report.append(
+                {
+                    "type": "market",
+                    "color": color,
+                    "locomotive": COLOR_NAMES[color],
+                    "case": case,
+                    "generations": [GENERATION[i] for i in alive],
+                }
+            )
+            if case == "b":
+                report.append(self._market_step(state, dice, alive[0], color, case, "only"))
+            elif case == "c":
+                report.append(self._market_step(state, dice, alive[0], color, case, "old"))
+                report.append(self._market_step(state, dice, alive[1], color, case, "new"))
+            elif case == "d":
+                # Three generations: the oldest becomes obsolete. (Four can only happen if two
+                # new generations of one colour are developed in one round; all but the newest
+                # two then become obsolete.)
+                for i in alive[:-2]:
+                    report.append(self._market_step(state, dice, i, color, case, "obsolete"))
+                report.append(self._market_step(state, dice, alive[-2], color, case, "middle"))
+                report.append(self._market_step(state, dice, alive[-1], color, case, "newest"))
+        for i, sp in enumerate(spaces):
+            if sp["initial_order_pending"] and dice.take(1):
+                sp["initial_order_pending"] = False
+                sp["initial_order"] = dice.roll()
+                report.append({"type": "space-unlocked", "space": i + 1, "die": sp["initial_order"]})
+        dice.save(state)
+
+    def _market_step(self, state: State, dice: _Dice, i: int, color: str, case: str, role: str) -> Event:
+        sp = state["spaces"][i]
+        orders = sp["existing_orders"]
+        base = sp["customer_base"]
+        added = removed = 0
+        short = 0
+        if role == "obsolete":
+            removed = len(orders) + len(base)
+            orders.clear()
+            base.clear()
+            dice.give_back(removed)
+            sp["obsolete"] = True
+        else:
+            if role == "old":
+                if base:
+                    base.pop()
+                    removed = 1
+                    dice.give_back(1)
+            else:
+                current = len(orders) + len(base)
+                wanted = BOXES[i] - current if role == "middle" else min(1, BOXES[i] - current)
+                added = dice.take(wanted)
+                short = wanted - added
+                base.extend([0] * added)
+        rolled = [dice.roll() for _ in base]
+        base.clear()
+        orders.extend(rolled)
+        return {
+            "type": "market-step",
+            "color": color,
+            "case": case,
+            "role": role,
+            "space": i + 1,
+            "generation": GENERATION[i],
+            "added": added,
+            "removed": removed,
+            "pool_short": short,
+            "rolled": rolled,
+            "existing_orders": list(orders),
+        }
+
+    # -- views ---------------------------------------------------------------
+    def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
+        prod = PRODUCTION[state["options"]["production_costs"]]
+        order = state["order"]
+        return {
+            "kind": self.kind,
+            "round": state["round"],
+            "phase": state["phase"],
+            "turn_order": list(order),
+            "active_seat": None if state["finished"] else order[state["turn"]],
+            "you": seat,
+            "players": [
+                {
+                    "seat": s,
+                    "name": p["name"],
+                    "coins": p["coins"],
+                    "turn_position": order.index(s),
+                    "developed": list(p["developed"]),
+                    "cards": [
+                        {
+                            "space": c["space"],
+                            "units": c["units"],
+                            "production": prod[c["space"] - 1],
+                            "income": INCOME[c["space"] - 1],
+                        }
+                        for c in p["cards"]
+                    ],
+                }
+                for s, p in enumerate(state["players"])
+            ],
+            "spaces": [
+                {
+                    "space": s.space,
+                    "name": s.name,
+                    "color": s.color,
+                    "locomotive": COLOR_NAMES[s.color],
+                    "generation": s.generation,
+                    "cost": s.cost,
+                    "production": prod[s.space - 1],
+                    "income": s.income,
+                    "boxes": s.customer_base,
+                    "cards_left": sp["cards_left"],
+                    "cards_removed": state["removed_cards"][s.space - 1],
+                    "initial_order": sp["initial_order"],
+                    "initial_order_pending": sp["initial_order_pending"],
+                    "existing_orders": list(sp["existing_orders"]),
+                    "customer_base": list(sp["customer_base"]),
+                    "obsolete": sp["obsolete"],
+                    "developable": _developable(sp) and sp["cards_left"] > 0,
+                }
+                for s, sp in zip(SPACES, state["spaces"], strict=True)
+            ],
+            "dice_pool": (
+                PHYSICAL_DICE - _dice_on_board(state) if state["options"]["dice_pool"] == "twenty" else None
+            ),
+            "options": dict(state["options"]),
+            "last_round": _clone(state["last_round"]),
+            "finished": state["finished"],
+            "winners": list(state["winners"]),
+        }
+
+    # -- bots ------------------------------------------------------------------
+    def bot_command(self, state: State, *, seat: int, bot: str, rng) -> Command:
+        from .bots import choose
+
+        return choose(self, state, seat=seat, bot=bot, rng=rng)

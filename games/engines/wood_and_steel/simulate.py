@@ -1,0 +1,338 @@
+"""Simulator core: whole games through the real rules with simple player policies,
+per-game summaries, an SVG map of a game, and the designers' own simulator workload
+(used by ``bench/bench_wood_and_steel.py``).
+
+The Django management command (``simulate_wood_and_steel``) is a thin wrapper that
+writes these summaries as CSV/JSON and the SVG maps to files.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from xml.sax.saxutils import escape
+
+from ..rng import Rng, seed_state
+from . import railroads as R
+from .board import Board, default_board, get_board
+
+PLAYER_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
+INDIE_COLOURS = ["#7f7f7f", "#bcbd22", "#17becf", "#e377c2", "#8c6d31", "#637939", "#843c39", "#5254a3", "#6b6ecf", "#9c9ede", "#ce6dbd", "#de9ed6"]
+
+
+# -- a simple policy (also the "simple" bot) ------------------------------------------
+
+
+def _network_distance(board: Board, network: list[str], target: str) -> int:
+    return min((board.seg(c, target) for c in network), default=10**9)
+
+
+def _target(engine, state, p) -> str | None:
+    """Where this player wants its track to go next: the pickup city first, then the
+    destination of its most valuable held contract."""
+    board = engine.board(state)
+    held = [engine._contract(state, cid) for cid in (p["market"], p["private"]) if cid is not None]
+    if not held:
+        return None
+    c = max(held, key=lambda c: c["value"])
+    if not engine._can_pick_up(state, p, c["commodity"]):
+        return min(board.producers[c["commodity"]], key=lambda x: (_network_distance(board, p["network"], x), x))
+    if c["destination"] not in p["network"]:
+        return c["destination"]
+    return None
+
+
+def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Deliver when possible, take the best offer, build track toward the current goal,
+    upgrade the engine when cash allows, otherwise end the turn."""
+    legal = engine.legal_commands(state, seat=seat)
+    if not legal:
+        raise ValueError("nothing to do")
+    board = engine.board(state)
+    p = state["players"][seat]
+    by = {}
+    for c in legal:
+        by.setdefault(c["cmd"], []).append(c)
+    if "rank-starting-routes" in by:
+        routes = list(board.starting_routes)
+        rng.shuffle(routes)
+        return {"cmd": "rank-starting-routes", "choices": routes[:3]}
+    if "place-engine" in by:
+        return by["place-engine"][0]
+    if "sell-track" in by:
+        return by["sell-track"][0]
+    if state["phase"] == "auction":
+        if "bid" in by and p["money"] >= by["bid"][0]["amount"] + 8_000 and rng.random() < 0.5:
+            return by["bid"][0]
+        return {"cmd": "pass-bid"}
+    if "choose-offer" in by:
+
+        def score(cmd):
+            c = engine._contract(state, cmd["offer"])
+            far = _network_distance(board, p["network"], c["destination"])
+            return c["value"] - 1_500 * far
+
+        return max(by["choose-offer"], key=score)
+    for name in ("fulfill-contract", "claim-connection-bonus"):
+        if name in by:
+            return by[name][0]
+    if "claim-market-contract" in by:
+        return max(by["claim-market-contract"], key=lambda c: engine._contract(state, c["contract"])["value"])
+    if "buy-upgrade" in by:
+        for c in by["buy-upgrade"]:
+            if c["upgrade"] == "commodities-exchange":
+                return c
+    if "buy-engine" in by:
+        best = max(by["buy-engine"], key=lambda c: (c["trade_in"] is not None, c["engine"]))
+        if p["money"] >= 15_000 or (p["money"] >= 8_000 and engine._best_engine(p) < 3):
+            return best
+    if "build-track" in by:
+        target = _target(engine, state, p)
+        if target is not None:
+            here = _network_distance(board, p["network"], target)
+            best, best_key = None, None
+            for c in by["build-track"]:
+                rid = c["route"]
+                a, b = board.route_cities(rid)
+                partial = p["track"].get(rid, 0) > 0
+                far = b if a in p["network"] else a
+                gain = here - board.seg(far, target) - board.routes[rid]["length"]
+                if not partial and board.seg(far, target) >= here:
+                    continue
+                key = (partial, gain, c["segments"], rid)
+                if best_key is None or key > best_key:
+                    best, best_key = c, key
+            if best is not None:
+                return best
+    if "acquire-railroad" in by and p["money"] >= 15_000:
+        return by["acquire-railroad"][0]
+    if "discard-private-contract" in by and _target(engine, state, p) is not None and rng.random() < 0.1:
+        return by["discard-private-contract"][0]
+    if "end-turn" in by:
+        return by["end-turn"][0]
+    return legal[0]
+
+
+# -- whole games ------------------------------------------------------------------------
+
+
+def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, options: dict | None = None, max_steps: int = 20_000) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play one game with the simple policy for every seat; return (summary, final state)."""
+    opts = dict(options or {})
+    opts.setdefault("max_rounds", rounds)
+    state = engine.setup(players=[f"Bot {i + 1}" for i in range(players)], options=engine.normalize_options(opts), seed=seed)
+    prng = random.Random(seed)
+    indie_sizes: list[dict[str, Any]] = []
+    ties_by_round: list[list[int]] = []
+    steps = 0
+    while not engine.is_finished(state) and steps < max_steps:
+        seats = engine.active_seats(state)
+        if not seats:
+            break
+        seat = seats[0]
+        cmd = simple_policy(engine, state, seat, prng)
+        events = engine.apply(state, seat=seat, command=cmd)
+        steps += 1
+        for e in events:
+            if e["type"] == "round-ended":
+                indie_sizes.append(
+                    {"round": e["round"], "sizes": [len(r["routes"]) for r in state["railroads"] if r["acquired_by"] is None], "grew": sum(1 for g in state["growth"])}
+                )
+                ties_by_round.append([engine._ties(state, p) for p in state["players"]])
+    return summarize(engine, state, indie_sizes, ties_by_round, seed, steps), state
+
+
+def summarize(engine, state, indie_sizes, ties_by_round, seed, steps) -> dict[str, Any]:
+    contracts = [
+        {"id": c["id"], "type": c["type"], "commodity": c["commodity"], "destination": c["destination"], "value": c["value"], "ties": c["ties"], "status": c["status"], "holder": c["holder"], "reason": c["reason"]}
+        for c in state["contracts"]
+    ]
+    leader_by_round = [max(range(len(t)), key=lambda i: t[i]) if t else None for t in ties_by_round]
+    final = state["final"] or {}
+    return {
+        "seed": seed,
+        "players": len(state["players"]),
+        "rounds": state["round"],
+        "steps": steps,
+        "finished": state["finished"],
+        "winners": final.get("winners", []),
+        "end_round": final.get("round"),
+        "ties": [engine._ties(state, p) for p in state["players"]],
+        "money": [p["money"] for p in state["players"]],
+        "deliveries": [len(p["fulfilled"]) for p in state["players"]],
+        "network_sizes": [len(p["network"]) for p in state["players"]],
+        "ties_by_round": ties_by_round,
+        "leader_by_round": leader_by_round,
+        "indie_sizes": indie_sizes,
+        "railroads_acquired": sum(1 for r in state["railroads"] if r["acquired_by"] is not None),
+        "contracts": contracts,
+    }
+
+
+def simulate(engine, *, players: int = 3, rounds: int = 20, games: int = 10, seed: int = 1, options: dict | None = None) -> list[dict[str, Any]]:
+    """Summaries of ``games`` games with seeds seed, seed+1, ..."""
+    return [play_game(engine, players=players, rounds=rounds, seed=seed + i, options=options)[0] for i in range(games)]
+
+
+# -- SVG --------------------------------------------------------------------------------
+
+
+def render_svg(state: dict[str, Any], *, use_latlong: bool = False, width: int = 1110, height: int = 696) -> str:
+    """The board with each independent railroad and each player's track in its colour."""
+    board = get_board(state["board"], state.get("board_key"))
+    cities = board.cities
+    if use_latlong or not any(c.get("x") or c.get("y") for c in cities.values()):
+        lons = [c["lon"] for c in cities.values()]
+        lats = [c["lat"] for c in cities.values()]
+        lo0, lo1, la0, la1 = min(lons), max(lons), min(lats), max(lats)
+
+        def pos(name):
+            c = cities[name]
+            x = 30 + (c["lon"] - lo0) / ((lo1 - lo0) or 1) * (width - 60)
+            y = 30 + (la1 - c["lat"]) / ((la1 - la0) or 1) * (height - 60)
+            return round(x, 1), round(y, 1)
+    else:
+        img = state["board"].get("image", {})
+        sx = width / img.get("width", width)
+        sy = height / img.get("height", height)
+
+        def pos(name):
+            c = cities[name]
+            return round(c["x"] * sx, 1), round(c["y"] * sy, 1)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}">', '<rect width="100%" height="100%" fill="#f7f3e8"/>']
+    out.append('<g id="routes">')
+    for rid in board.route_ids:
+        r = board.routes[rid]
+        (x1, y1), (x2, y2) = pos(r["a"]), pos(r["b"])
+        dash = ' stroke-dasharray="6 4"' if r["mountainous"] else ""
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c8c0ad" stroke-width="2"{dash}><title>{escape(rid)} ({r["length"]})</title></line>')
+    out.append("</g>")
+
+    def draw(rid: str, colour: str, w: int, title: str) -> None:
+        r = board.routes[rid]
+        (x1, y1), (x2, y2) = pos(r["a"]), pos(r["b"])
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="{w}" stroke-linecap="round"><title>{escape(title)}</title></line>')
+
+    out.append('<g id="railroads">')
+    for i, rr in enumerate(state["railroads"]):
+        if rr["acquired_by"] is None:
+            for x in rr["routes"]:
+                draw(x["route"], INDIE_COLOURS[i % len(INDIE_COLOURS)], 5, f"{rr['name']}: {x['route']} (round {x['round']})")
+    out.append("</g><g id=\"players\">")
+    for p in state["players"]:
+        colour = PLAYER_COLOURS[p["seat"] % len(PLAYER_COLOURS)]
+        for rid, n in p["track"].items():
+            if n >= board.routes[rid]["length"]:
+                draw(rid, colour, 4, f"{p['name']}: {rid}")
+        for rid in p["acquired"]:
+            draw(rid, colour, 4, f"{p['name']} (merged): {rid}")
+    out.append("</g><g id=\"cities\" font-family=\"sans-serif\" font-size=\"10\">")
+    owners = {}
+    for p in state["players"]:
+        for c in p["network"]:
+            owners.setdefault(c, p["seat"])
+    for name in board.names:
+        x, y = pos(name)
+        fill = PLAYER_COLOURS[owners[name] % len(PLAYER_COLOURS)] if name in owners else "#333"
+        r = 6 if cities[name]["large"] else 4
+        out.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}"><title>{escape(name)}</title></circle>')
+        out.append(f'<text x="{x + 7}" y="{y + 3}">{escape(cities[name]["label"])}</text>')
+    out.append("</g></svg>")
+    return "\n".join(out)
+
+
+# -- the designers' simulator workload ----------------------------------------------------
+
+
+class Workload:
+    """Precomputed tables for the designers' simulator workload on one board."""
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board or get_board(default_board())
+        b = self.board
+        n = len(b.names)
+        self.within2 = []  # bitmask of cities within 2 hops (excluding the city)
+        for i in range(n):
+            m = 0
+            for j in range(n):
+                if j != i and b.hops[i][j] <= 2:
+                    m |= 1 << j
+            self.within2.append(m)
+        self.starts = [tuple(b.index[c] for c in b.route_cities(rid)) for rid in b.starting_routes]
+        self.route_ends = {rid: tuple(b.index[c] for c in b.route_cities(rid)) for rid in b.route_ids}
+
+
+_WORKLOAD: Workload | None = None
+
+
+def designers_workload(seed: int, *, players: int = 3, rounds: int = 20, workload: Workload | None = None) -> dict[str, Any]:
+    """One game of the designers' simulator: each round every player's network grows by a
+    random city within 2 hops when it has fewer than round x 0.4 + 2 cities (else with a
+    25 % chance); reaching a city of an independent buys the whole independent; the
+    independents grow at the end of every round (the real growth rules)."""
+    global _WORKLOAD
+    if workload is None:
+        if _WORKLOAD is None:
+            _WORKLOAD = Workload()
+        workload = _WORKLOAD
+    b = workload.board
+    rng = Rng(seed_state(seed))
+    # starting routes: random, pairwise disjoint
+    starts = list(workload.starts)
+    rng.shuffle(starts)
+    chosen: list[tuple[int, int]] = []
+    used = 0
+    for a, c in starts:
+        if len(chosen) == players:
+            break
+        if not (used >> a) & 1 and not (used >> c) & 1:
+            chosen.append((a, c))
+            used |= (1 << a) | (1 << c)
+    nets = [(1 << a) | (1 << c) for a, c in chosen]
+    taken = 0
+    for m in nets:
+        taken |= m
+    count = R.indie_count(rng, players, 9, 12)
+    companies = [[rid] for rid in R.place_independents(b, rng, count)]
+    indie_sizes = []
+    bought = 0
+    names = b.names
+    for rnd in range(1, rounds + 1):
+        threshold = rnd * 0.4 + 2
+        for i in range(len(nets)):
+            net = nets[i]
+            size = net.bit_count()
+            if size >= threshold and rng.random() >= 0.25:
+                continue
+            reach = 0
+            m = net
+            while m:
+                low = m & -m
+                reach |= workload.within2[low.bit_length() - 1]
+                m ^= low
+            reach &= ~taken
+            if not reach:
+                continue
+            options = []
+            while reach:
+                low = reach & -reach
+                options.append(low.bit_length() - 1)
+                reach ^= low
+            city = options[rng.below(len(options))]
+            nets[i] |= 1 << city
+            taken |= 1 << city
+            name = names[city]
+            for k, routes in enumerate(companies):
+                if any(name in b.route_cities(r) for r in routes):
+                    for r in routes:
+                        for e in workload.route_ends[r]:
+                            nets[i] |= 1 << e
+                            taken |= 1 << e
+                    companies.pop(k)
+                    bought += 1
+                    break
+        blocked = {names[j] for j in range(len(names)) if (taken >> j) & 1}
+        R.grow_independents(b, rng, companies, blocked)
+        indie_sizes.append([len(r) for r in companies])
+    return {"seed": seed, "network_sizes": [m.bit_count() for m in nets], "indie_sizes": indie_sizes, "bought": bought}

@@ -100,6 +100,7 @@ def grow_independents(
     rng: Rng,
     companies: list[list[str]],
     blocked_cities: set[str],
+    blocked_mask: int = 0,
 ) -> list[tuple[int, str]]:
     """Grow the independents at the end of a round (mutates ``companies``).
 
@@ -119,7 +120,7 @@ def grow_independents(
     index = board.index
     closed = board.closed_nbr
     route_mask = board.route_mask
-    near_players = 0
+    near_players = _closed(closed, blocked_mask)
     for c in blocked_cities:
         near_players |= closed[index[c]]
     avail = [rid for rid in board.route_ids if not route_mask[rid] & near_players]
@@ -150,10 +151,11 @@ def grow_independents(
         own_masks.append(m)
         near_masks.append(_closed(closed, m))
     added: list[tuple[int, str]] = []
+    stuck: set[int] = set()  # companies with nothing to grow into (that only gets worse)
     for _ in range(MAX_ATTEMPTS):
         if len(added) >= to_add:
             break
-        growable = [i for i, routes in enumerate(companies) if len(routes) < caps[i]]
+        growable = [i for i, routes in enumerate(companies) if len(routes) < caps[i] and i not in stuck]
         if not growable:
             break
         i = growable[rng.below(len(growable))]
@@ -172,6 +174,7 @@ def grow_independents(
                     seen.add(rid)
                     candidates.append(rid)
         if not candidates:
+            stuck.add(i)
             continue
         rid = candidates[rng.below(len(candidates))]
         companies[i].append(rid)

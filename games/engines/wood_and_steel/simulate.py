@@ -332,7 +332,6 @@ def designers_workload(seed: int, *, players: int = 3, rounds: int = 20, workloa
                     companies.pop(k)
                     bought += 1
                     break
-        blocked = {names[j] for j in range(len(names)) if (taken >> j) & 1}
-        R.grow_independents(b, rng, companies, blocked)
+        R.grow_independents(b, rng, companies, set(), blocked_mask=taken)
         indie_sizes.append([len(r) for r in companies])
     return {"seed": seed, "network_sizes": [m.bit_count() for m in nets], "indie_sizes": indie_sizes, "bought": bought}

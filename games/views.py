@@ -3,6 +3,8 @@ and the WebSocket like any other client."""
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -40,6 +42,7 @@ def room(request, code: str):
     engine = get_engine(game.kind)
     play_template = select_template([f"games/play/{game.kind}.html", "games/play/generic.html"])
     join_url = request.build_absolute_uri(reverse("join", args=[game.code]))
+    qr_svg = segno.make(join_url, error="m").svg_inline(scale=5, dark="#1b1b1b", light="#ffffff", title=f"Join {game.code}")
     return render(
         request,
         "games/room.html",
@@ -47,6 +50,7 @@ def room(request, code: str):
             "game": game_summary(game),
             "engine": engine.describe(),
             "join_url": join_url,
+            "qr_svg": qr_svg,
             "play_template": play_template.template.name,
         },
     )
@@ -56,4 +60,6 @@ def room(request, code: str):
 def join_qr(request, code: str):
     game = _game_or_404(code)
     qr = segno.make(request.build_absolute_uri(reverse("join", args=[game.code])), error="m")
-    return HttpResponse(qr.svg_inline(scale=5, dark="#1b1b1b", light="#ffffff", title=f"Join {game.code}"), content_type="image/svg+xml")
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=5, dark="#1b1b1b", light="#ffffff", title=f"Join {game.code}")
+    return HttpResponse(out.getvalue(), content_type="image/svg+xml")

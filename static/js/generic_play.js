@@ -14,7 +14,8 @@
     const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + Math.max(0, lastVersion));
     if (!result.ok) return;
     for (const action of result.data) {
-      $("log").append(Junction.el("li", { value: action.sequence }, (action.seat === null ? "host" : "seat " + action.seat) + ": " + label(action.command)));
+      const seat = ctx.summary.seats.find((s) => s.index === action.seat);
+      $("log").append(Junction.el("li", { value: action.sequence }, (seat ? seat.name : "host") + ": " + label(action.command)));
       lastVersion = action.sequence;
     }
   }

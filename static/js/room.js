@@ -22,6 +22,7 @@
     $("waiting-room").hidden = !lobby;
     $("play").hidden = lobby;
     $("host-controls").hidden = !(lobby && mine.host);
+    $("waiting-host").hidden = !(lobby && !mine.host && mine.seat !== undefined && mine.seat !== null);
     $("not-seated").hidden = !(lobby && (mine.seat === undefined || mine.seat === null) && !mine.host);
     const start = $("start-game");
     if (start) start.disabled = game.seats.length < game.min_players;

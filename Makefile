@@ -1,0 +1,57 @@
+# Junction: `make run` serves the app, `make test` runs the whole suite.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+HOST   ?= 127.0.0.1
+# The second test pass: real PostgreSQL and Redis on this machine (override to point elsewhere).
+PG_URL    ?= postgres://postgres@127.0.0.1:5432/test
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test test-default test-services install migrate lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Junction on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: install
+	@$(MAKE) --no-print-directory test-default
+	@$(MAKE) --no-print-directory test-services
+
+# Pass 1: the embedded default (SQLite file + in-memory channel layer).
+test-default: install
+	@echo "== tests on the embedded default: SQLite + in-memory channel layer"
+	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Pass 2: PostgreSQL + Redis, when both answer.
+test-services: install
+	@if $(BIN)/python scripts/services_up.py "$(PG_URL)" "$(REDIS_TEST_URL)"; then \
+		echo "== tests on PostgreSQL + Redis"; \
+		DATABASE_URL="$(PG_URL)" REDIS_URL="$(REDIS_TEST_URL)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
+	else \
+		echo "== SKIPPED the PostgreSQL + Redis pass: not reachable (see above)"; \
+		if [ -n "$$CI" ]; then echo "CI must run it: failing"; exit 1; fi; \
+	fi
+
+lint: install
+	$(BIN)/ruff check .
+
+bench: install
+	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) staticfiles var .pytest_cache .hypothesis

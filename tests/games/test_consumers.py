@@ -1,0 +1,117 @@
+"""WebSocket: each seat and a spectator receive their own views after a command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+
+from .factories import make_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def communicator(code: str, token: str | None = None) -> WebsocketCommunicator:
+    path = f"/ws/games/{code}/" + (f"?token={token}" if token else "")
+    return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
+
+
+async def receive_type(comm: WebsocketCommunicator, wanted: str, timeout: float = 3) -> dict:
+    while True:
+        message = json.loads(await comm.receive_from(timeout=timeout))
+        if message["type"] == wanted:
+            return message
+
+
+async def connected(code, token=None):
+    comm = communicator(code, token)
+    ok, _ = await comm.connect()
+    assert ok
+    first = await receive_type(comm, "state")
+    return comm, first
+
+
+async def test_two_seats_and_a_spectator_get_their_own_views():
+    code, tokens = await database_sync_to_async(make_game)()
+    seat0, s0 = await connected(code, tokens[0])
+    seat1, s1 = await connected(code, tokens[1])
+    watcher, sw = await connected(code)
+    assert (s0["seat"], s1["seat"], sw["seat"]) == (0, 1, None)
+    secrets = (s0["state"]["my_secret"], s1["state"]["my_secret"])
+    assert None not in secrets and sw["state"]["my_secret"] is None
+    assert s0["legal_commands"] and not s1["legal_commands"]
+
+    await seat0.send_to(text_data=json.dumps({"cmd": "add", "n": 2, "command_id": "ws-1"}))
+    result = await receive_type(seat0, "result")
+    assert result == {"type": "result", "response": "add-response", "status": "ok", "version": 2,
+                      "events": result["events"], "command_id": "ws-1"}
+
+    u0, u1, uw = [await receive_type(c, "state") for c in (seat0, seat1, watcher)]
+    assert [u["version"] for u in (u0, u1, uw)] == [2, 2, 2]
+    assert u0["state"]["my_secret"] == secrets[0] and u1["state"]["my_secret"] == secrets[1]
+    assert uw["state"]["my_secret"] is None
+    assert not u0["legal_commands"] and u1["legal_commands"]
+    for comm in (seat0, seat1, watcher):
+        await comm.disconnect()
+
+
+async def test_errors_over_the_socket_change_nothing():
+    code, tokens = await database_sync_to_async(make_game)()
+    seat1, _ = await connected(code, tokens[1])
+    watcher, _ = await connected(code)
+    cases = [
+        ("{not json", "malformed-json"),
+        ("[1]", "invalid-request"),
+        (json.dumps({"n": 1}), "invalid-request"),
+        (json.dumps({"cmd": "add", "n": 1}), "not-your-turn"),
+        (json.dumps({"cmd": "add", "n": 1, "pad": "x" * 70_000}), "payload-too-large"),
+    ]
+    for frame, code_expected in cases:
+        await seat1.send_to(text_data=frame)
+        message = await receive_type(seat1, "error")
+        assert message["error"]["code"] == code_expected, (frame[:30], message)
+    await seat1.send_to(bytes_data=b"\x00\x01")
+    assert (await receive_type(seat1, "error"))["error"]["code"] == "binary-not-supported"
+    await watcher.send_to(text_data=json.dumps({"cmd": "add", "n": 1}))
+    assert (await receive_type(watcher, "error"))["error"]["code"] == "token-required"
+    await seat1.send_to(text_data=json.dumps({"cmd": "get-state"}))
+    state = await receive_type(seat1, "state")
+    assert state["version"] == 1
+    for comm in (seat1, watcher):
+        await comm.disconnect()
+
+
+async def test_bad_token_and_unknown_game_are_refused_with_a_reason():
+    code, tokens = await database_sync_to_async(make_game)()
+    comm = communicator(code, "bogus")
+    ok, _ = await comm.connect()
+    assert ok
+    message = json.loads(await comm.receive_from())
+    assert message == {"type": "error", "error": {"code": "invalid-token", "message": "This token is not valid."}}
+    assert (await comm.receive_output())["code"] == 4401
+    comm = communicator("ZZZZZ")
+    await comm.connect()
+    assert json.loads(await comm.receive_from())["error"]["code"] == "game-not-found"
+    other_code, other_tokens = await database_sync_to_async(make_game)()
+    comm = communicator(code, other_tokens[0])
+    await comm.connect()
+    assert json.loads(await comm.receive_from())["error"]["code"] == "wrong-game"
+
+
+async def test_lobby_updates_reach_the_waiting_room():
+    from games import services
+
+    created = await database_sync_to_async(services.game_create)(kind="toy", host_name="Ann")
+    code = created.game.code
+    host = communicator(code, created.host_token)
+    await host.connect()
+    first = await receive_type(host, "game")
+    assert [s["name"] for s in first["game"]["seats"]] == ["Ann"]
+    await database_sync_to_async(services.seat_join)(code=code, name="Bo")
+    update = await receive_type(host, "game")
+    assert [s["name"] for s in update["game"]["seats"]] == ["Ann", "Bo"]
+    await host.disconnect()

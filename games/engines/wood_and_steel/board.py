@@ -196,7 +196,8 @@ class Board:
         for c in data["cities"]:
             for k in c["commodities"]:
                 self.producers.setdefault(k, []).append(c["name"])
-        self.commodities = sorted(k for k in self.producers if self.producers[k])
+        self.producers = {k: cs for k, cs in self.producers.items() if cs}
+        self.commodities = sorted(self.producers)
         self.commodity_regions = {
             k: sorted({self.city_region[c] for c in cs}) for k, cs in self.producers.items()
         }

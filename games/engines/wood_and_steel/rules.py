@@ -641,6 +641,7 @@ class WoodAndSteelEngine(Engine):
         built = p["track"].get(rid, 0)
         remaining = route["length"] - built
         require(rid not in p["acquired"] and remaining > 0, "already-built", "You already have that track.")
+        require(p["turn_segments"] < self._segment_allowance(p), "too-many-segments", f"You may build {self._segment_allowance(p)} segments per turn.")
         segments = command.get("segments", None)
         if segments is None:
             segments = min(remaining, self._segment_allowance(p) - p["turn_segments"])

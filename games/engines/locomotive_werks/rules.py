@@ -16,7 +16,6 @@ See README.md in this package for every rules choice and option.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
@@ -117,8 +116,15 @@ def _dice_on_board(state: State) -> int:
     )
 
 
-def _clone(value: Any) -> Any:
-    return json.loads(json.dumps(value))
+def _copy_events(events: list[Event]) -> list[Event]:
+    """Copy events (flat dicts whose values are scalars or lists of scalars)."""
+    return [{k: (v[:] if type(v) is list else v) for k, v in e.items()} for e in events]
+
+
+def _copy_report(report: dict[str, Any] | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {"round": report["round"], "events": _copy_events(report["events"])}
 
 
 class _Dice:
@@ -473,7 +479,7 @@ class LocomotiveWerks(Engine):
             state["round"] += 1
             state["phase"] = DEVELOPMENT
             report.append({"type": "round-started", "round": state["round"]})
-        state["last_round"] = {"round": completed, "events": _clone(report)}
+        state["last_round"] = {"round": completed, "events": _copy_events(report)}
         return report
 
     def _production(self, state: State, report: list[Event]) -> None:
@@ -704,7 +710,7 @@ class LocomotiveWerks(Engine):
                 PHYSICAL_DICE - _dice_on_board(state) if state["options"]["dice_pool"] == "twenty" else None
             ),
             "options": dict(state["options"]),
-            "last_round": _clone(state["last_round"]),
+            "last_round": _copy_report(state["last_round"]),
             "finished": state["finished"],
             "winners": list(state["winners"]),
         }

@@ -92,6 +92,13 @@ def state_payload(*, game: Game, seat: int | None) -> dict[str, Any]:
     return payload
 
 
+def get_state_response(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """The answer to ``{"cmd": "get-state"}``: the caller's view; ``status`` is the response's."""
+    payload = state_payload(game=game, seat=seat)
+    payload.pop("status")
+    return {"response": "get-state-response", "status": "ok", **payload}
+
+
 def action_json(action: Action) -> dict[str, Any]:
     return {
         "sequence": action.sequence,

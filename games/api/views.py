@@ -159,7 +159,7 @@ class CommandsView(APIView):
         actor = actor_for(request, game)
         data = validated(s.CommandSerializer, request)
         if data["cmd"] == "get-state":
-            return Response({"response": "get-state-response", "status": "ok", **selectors.state_payload(game=game, seat=actor.seat)})
+            return Response(selectors.get_state_response(game=game, seat=actor.seat))
         command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}
         result = services.game_command(
             code=code,

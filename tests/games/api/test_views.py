@@ -106,7 +106,8 @@ def test_command_ok_and_get_state(api_client, started):
     again = post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 2, "command_id": "x1"}, started["t0"])
     assert again.json() == body
     state = post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, started["t1"]).json()
-    assert state["response"] == "get-state-response" and state["version"] == 2 and state["state"]["counter"] == 2
+    assert state["response"] == "get-state-response" and state["status"] == "ok"
+    assert state["version"] == 2 and state["state"]["counter"] == 2 and state["seat"] == 1
 
 
 def test_actions_after(api_client, started):

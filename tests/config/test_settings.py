@@ -1,0 +1,54 @@
+"""Settings come from the environment; production refuses unsafe set-ups."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_settings(**env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "WEB_CONCURRENCY", "DJANGO_SECRET_KEY"}}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG, settings.CHANNEL_LAYERS['default']['BACKEND'], settings.DATABASES['default']['ENGINE'])"
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", code],
+        cwd=ROOT, env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env}, capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_embedded_default_needs_nothing():
+    out = load_settings()
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "channels.layers.InMemoryChannelLayer", "django.db.backends.sqlite3"]
+
+
+def test_urls_select_postgres_and_redis():
+    out = load_settings(DATABASE_URL="postgres://u@db:5432/x", REDIS_URL="redis://cache:6379/0")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[1:] == ["channels_redis.core.RedisChannelLayer", "django.db.backends.postgresql"]
+
+
+def test_production_needs_a_secret_key():
+    out = load_settings(DJANGO_ENV="production")
+    assert out.returncode != 0 and "DJANGO_SECRET_KEY" in out.stderr
+
+
+def test_production_refuses_several_processes_on_the_in_memory_layer():
+    out = load_settings(DJANGO_ENV="production", DJANGO_SECRET_KEY="s" * 50, WEB_CONCURRENCY="2")
+    assert out.returncode != 0 and "WEB_CONCURRENCY > 1 needs REDIS_URL" in out.stderr
+
+
+def test_production_single_process_without_redis_warns_loudly():
+    out = load_settings(DJANGO_ENV="production", DJANGO_SECRET_KEY="s" * 50)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[0] == "False"
+    assert "only works with ONE server process" in out.stderr
+
+
+def test_production_with_redis_and_several_processes_starts():
+    out = load_settings(DJANGO_ENV="production", DJANGO_SECRET_KEY="s" * 50, WEB_CONCURRENCY="4", REDIS_URL="redis://cache:6379/0")
+    assert out.returncode == 0, out.stderr
+    assert "ONE server process" not in out.stderr

@@ -1,0 +1,54 @@
+"""Game masters see every game with its seats and log in Django admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Game
+
+from .factories import actor, make_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    get_user_model().objects.create_superuser("gm", "gm@example.com", "pw")
+    client.login(username="gm", password="pw")
+    return client
+
+
+def test_game_list_and_change_page_show_seats_and_log(admin_client):
+    code, tokens = make_game()
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 2})
+    game = Game.objects.get(code=code)
+    listing = admin_client.get("/admin/games/game/")
+    assert listing.status_code == 200 and code in listing.content.decode()
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "Host" in page and "P1" in page  # seats
+    assert "&quot;cmd&quot;: &quot;add&quot;" in page or '"cmd": "add"' in page  # the log
+    assert admin_client.get(f"/admin/games/action/?q={code}").status_code == 200
+
+
+def test_game_master_fixes_a_state_and_clients_are_told(admin_client, django_capture_on_commit_callbacks):
+    code, _ = make_game()
+    game = Game.objects.get(code=code)
+    form = {
+        "code": code, "kind": "toy", "status": "active", "version": game.version, "seed": game.seed,
+        "options": '{"target": 10}', "state": '{"players": ["Host", "P1"], "secrets": [1, 2], "counter": 7, "target": 10, "turn": 1, "rolls": [], "winner": null, "rng": 5}',
+        "seats-TOTAL_FORMS": "2", "seats-INITIAL_FORMS": "2", "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
+        "actions-TOTAL_FORMS": "0", "actions-INITIAL_FORMS": "0", "actions-MIN_NUM_FORMS": "0", "actions-MAX_NUM_FORMS": "0",
+    }
+    for i, seat in enumerate(game.seats.all()):
+        form.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk, f"seats-{i}-index": seat.index,
+                     f"seats-{i}-name": seat.name, f"seats-{i}-color": seat.color, f"seats-{i}-bot": ""})
+        if seat.is_host:
+            form[f"seats-{i}-is_host"] = "on"
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = admin_client.post(f"/admin/games/game/{game.pk}/change/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game.refresh_from_db()
+    assert game.state["counter"] == 7 and game.state["turn"] == 1
+    assert len(callbacks) == 1, "connected clients get the corrected state after commit"

@@ -92,6 +92,8 @@ TEMPLATES = [
 
 # --- database -----------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+VAR_DIR = BASE_DIR / "var"  # local runtime files (test database, logs, screenshots); git-ignored
+VAR_DIR.mkdir(exist_ok=True)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
@@ -106,7 +108,7 @@ else:
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
             # Tests use a file too, so threads and processes share one database.
-            "TEST": {"NAME": str(BASE_DIR / "var" / "test.sqlite3")},
+            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

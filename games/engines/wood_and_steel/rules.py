@@ -125,6 +125,9 @@ def delivery_income(value: int, *, hops: int, upgraded_stations: bool, heavy_eng
 def desirability(board: Board, rid: str) -> int:
     """How good a starting route is: cities within one hop count their value twice,
     within two hops once, plus 3 per different commodity within two hops."""
+    key = ("desirability", rid)
+    if key in board.memo:
+        return board.memo[key]
     cities = list(board.route_cities(rid))
     score = 0
     commodities: set[str] = set()
@@ -137,7 +140,8 @@ def desirability(board: Board, rid: str) -> int:
         else:
             continue
         commodities.update(board.cities[c]["commodities"])
-    return score + 3 * len(commodities)
+    board.memo[key] = score + 3 * len(commodities)
+    return board.memo[key]
 
 
 def resolve_rankings(board: Board, rng: Rng, rankings: list[list[str]], allow_shared: bool | None = None) -> list[str]:
@@ -398,7 +402,10 @@ class WoodAndSteelEngine(Engine):
 
     def _western_broken(self, state: State) -> bool:
         board = self.board(state)
-        return any(board.is_west(c) for p in state["players"] for c in p["network"])
+        west = board.memo.get("west-cities")
+        if west is None:
+            west = board.memo["west-cities"] = frozenset(c for c in board.names if board.is_west(c))
+        return any(not west.isdisjoint(p["network"]) for p in state["players"])
 
     def _railroad_price(self, state: State, rr: dict[str, Any]) -> int:
         board = self.board(state)

@@ -42,6 +42,14 @@ def _target(engine, state, p) -> str | None:
     return None
 
 
+def _offer_score(engine, state, p, c) -> int:
+    """Money less the track still to lay (about $1,000 per segment to the pickup and on)."""
+    board = engine.board(state)
+    pickup = min(_network_distance(board, p["network"], x) for x in board.producers[c["commodity"]])
+    dest = _network_distance(board, p["network"], c["destination"])
+    return c["value"] + 1_500 * c["ties"] - 1_000 * (pickup + dest)
+
+
 def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
     """Deliver when possible, take the best offer, build track toward the current goal,
     upgrade the engine when cash allows, otherwise end the turn."""
@@ -66,48 +74,44 @@ def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) 
             return by["bid"][0]
         return {"cmd": "pass-bid"}
     if "choose-offer" in by:
-
-        def score(cmd):
-            c = engine._contract(state, cmd["offer"])
-            far = _network_distance(board, p["network"], c["destination"])
-            return c["value"] - 1_500 * far
-
-        return max(by["choose-offer"], key=score)
+        return max(by["choose-offer"], key=lambda cmd: _offer_score(engine, state, p, engine._contract(state, cmd["offer"])))
     for name in ("fulfill-contract", "claim-connection-bonus"):
         if name in by:
             return by[name][0]
     if "claim-market-contract" in by:
-        return max(by["claim-market-contract"], key=lambda c: engine._contract(state, c["contract"])["value"])
+        return max(by["claim-market-contract"], key=lambda c: _offer_score(engine, state, p, engine._contract(state, c["contract"])))
     if "buy-upgrade" in by:
         for c in by["buy-upgrade"]:
             if c["upgrade"] == "commodities-exchange":
                 return c
     if "buy-engine" in by:
         best = max(by["buy-engine"], key=lambda c: (c["trade_in"] is not None, c["engine"]))
-        if p["money"] >= 15_000 or (p["money"] >= 8_000 and engine._best_engine(p) < 3):
+        if p["money"] >= 25_000 or (p["money"] >= 12_000 and engine._best_engine(p) < 2):
             return best
-    if "build-track" in by:
-        target = _target(engine, state, p)
-        if target is not None:
-            here = _network_distance(board, p["network"], target)
-            best, best_key = None, None
-            for c in by["build-track"]:
-                rid = c["route"]
-                a, b = board.route_cities(rid)
-                partial = p["track"].get(rid, 0) > 0
-                far = b if a in p["network"] else a
-                gain = here - board.seg(far, target) - board.routes[rid]["length"]
-                if not partial and board.seg(far, target) >= here:
-                    continue
-                key = (partial, gain, c["segments"], rid)
-                if best_key is None or key > best_key:
-                    best, best_key = c, key
-            if best is not None:
-                return best
-    if "acquire-railroad" in by and p["money"] >= 15_000:
+    target = _target(engine, state, p)
+    if "build-track" in by and target is not None:
+        here = _network_distance(board, p["network"], target)
+        best, best_key = None, None
+        for c in by["build-track"]:
+            rid = c["route"]
+            a, b = board.route_cities(rid)
+            partial = p["track"].get(rid, 0) > 0
+            far = b if a in p["network"] else a
+            if not partial and board.seg(far, target) >= here:
+                continue
+            key = (partial, -board.seg(far, target) - board.routes[rid]["length"], c["segments"], rid)
+            if best_key is None or key > best_key:
+                best, best_key = c, key
+        if best is not None:
+            return best
+    if target is not None and p["money"] < 6_000 and p["debt"] < 40_000 and "borrow" in by:
+        return by["borrow"][-1]
+    if "acquire-railroad" in by and p["money"] >= 20_000:
         return by["acquire-railroad"][0]
-    if "discard-private-contract" in by and _target(engine, state, p) is not None and rng.random() < 0.1:
-        return by["discard-private-contract"][0]
+    if "discard-private-contract" in by and p["private"] is not None:
+        c = engine._contract(state, p["private"])
+        if _offer_score(engine, state, p, c) < -6_000:
+            return by["discard-private-contract"][0]
     if "end-turn" in by:
         return by["end-turn"][0]
     return legal[0]

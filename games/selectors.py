@@ -113,6 +113,26 @@ def actions_after(*, game: Game, after: int, limit: int = 1000) -> list[dict[str
     return [action_json(a) for a in game.actions.filter(sequence__gt=after).order_by("sequence")[:limit]]
 
 
+def replay_step(*, game: Game, step: int) -> dict[str, Any]:
+    """The spectator's view after action ``step`` (1 = start), rebuilt from the log."""
+    from .errors import Conflict, ServiceError
+    from .replay import game_replay
+
+    if game.version == 0:
+        raise Conflict("game-not-started", "This game has not started; there is nothing to replay.")
+    if not 1 <= step <= game.version:
+        raise ServiceError("invalid-request", f"step must be between 1 and {game.version}.")
+    state = game_replay(game=game, upto=step)
+    action = game.actions.get(sequence=step)
+    return {
+        "step": step,
+        "last": game.version,
+        "status": game.status,
+        "action": action_json(action),
+        "state": get_engine(game.kind).view(state, seat=None),
+    }
+
+
 def open_games(*, status: str | None = None, limit: int = 100) -> list[Game]:
     games = Game.objects.prefetch_related("seats")
     if status:

@@ -56,6 +56,12 @@ def room(request, code: str):
     )
 
 
+def replay(request, code: str):
+    game = _game_or_404(code)
+    play_template = select_template([f"games/play/{game.kind}.html", "games/play/generic.html"])
+    return render(request, "games/replay.html", {"game": game_summary(game), "play_template": play_template.template.name})
+
+
 @cache_control(max_age=3600)
 def join_qr(request, code: str):
     game = _game_or_404(code)

@@ -9,6 +9,11 @@ import pytest
 TOY_ENGINE_MODULE = "tests.support.toy_engine"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Fast in-process tests first; real processes and browsers (tests/e2e) last."""
+    items.sort(key=lambda item: "/e2e/" in str(item.fspath))
+
+
 def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 

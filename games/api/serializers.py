@@ -108,3 +108,11 @@ class KindSerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     options = serializers.ListField(child=serializers.DictField())
     bots = serializers.ListField(child=serializers.CharField())
+
+
+class ReplayStepSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    last = serializers.IntegerField(help_text="The game's current version (the last step).")
+    status = serializers.CharField()
+    action = ActionSerializer()
+    state = serializers.JSONField(help_text="The spectator view after this step.")

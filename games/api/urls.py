@@ -11,4 +11,5 @@ urlpatterns = [
     path("games/<str:code>/state", views.StateView.as_view(), name="api-state"),
     path("games/<str:code>/commands", views.CommandsView.as_view(), name="api-commands"),
     path("games/<str:code>/actions", views.ActionsView.as_view(), name="api-actions"),
+    path("games/<str:code>/replay", views.ReplayView.as_view(), name="api-replay"),
 ]

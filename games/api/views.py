@@ -187,3 +187,19 @@ class ActionsView(APIView):
             raise ServiceError("invalid-request", "after must be a whole number ≥ 0.") from None
         game = selectors.game_get(code=code)
         return Response(selectors.actions_after(game=game, after=after))
+
+
+class ReplayView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("step", int, description="Action sequence to show (1 = start; default 1).")],
+        responses={200: s.ReplayStepSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Replay: the spectator view after a given action",
+    )
+    def get(self, request, code):
+        raw = request.query_params.get("step", "1")
+        try:
+            step = int(raw)
+        except ValueError:
+            raise ServiceError("invalid-request", "step must be a whole number.") from None
+        game = selectors.game_get(code=code)
+        return Response(selectors.replay_step(game=game, step=step))

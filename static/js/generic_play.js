@@ -11,6 +11,7 @@
   }
 
   async function refreshLog(ctx, version) {
+    if (ctx.readOnly) return;
     const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + Math.max(0, lastVersion));
     if (!result.ok) return;
     for (const action of result.data) {

@@ -110,8 +110,10 @@ def live_server_url(daphne) -> str:
     return daphne().url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium_browser():
+    """One Chromium per test module (Playwright's loop must not outlive the module:
+    async tests elsewhere need this thread's loop free)."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("CI"):
             pytest.fail("Debian's chromium is missing (.ci/run installs it: apt-get install -y chromium)")

@@ -1,0 +1,43 @@
+/* Step through a game action by action; each step is the spectator view rebuilt
+ * on the server from the log, drawn by the game's own play surface. */
+"use strict";
+(() => {
+  const game = Junction.readJson("game-data");
+  const $ = (id) => document.getElementById(id);
+  let step = 1, last = game.version, loading = 0;
+  const ctx = { code: game.code, readOnly: true, get summary() { return game; },
+    send: async () => ({ type: "error", error: { code: "read-only", message: "This is a replay." } }),
+    api: (method, path, body) => Junction.api(method, path, body) };
+
+  function describeAction(action) {
+    const seat = game.seats.find((s) => s.index === action.seat);
+    const args = Object.entries(action.command).filter(([k]) => k !== "cmd").map(([k, v]) => k + " " + JSON.stringify(v)).join(", ");
+    return (seat ? seat.name : "host") + ": " + action.command.cmd + (args ? " (" + args + ")" : "");
+  }
+
+  async function show(n) {
+    step = Math.max(1, Math.min(last, n));
+    const ticket = ++loading;
+    const result = await Junction.api("GET", "/api/games/" + game.code + "/replay?step=" + step);
+    if (ticket !== loading) return;  // a newer request is on its way
+    if (!result.ok) { Junction.showError($("rp-error"), Junction.errorText(result)); return; }
+    Junction.showError($("rp-error"), "");
+    last = result.data.last;
+    $("rp-slider").max = last; $("rp-slider").value = step;
+    $("rp-step").textContent = step; $("rp-last-step").textContent = last;
+    $("rp-action").textContent = describeAction(result.data.action);
+    document.body.dataset.step = step;
+    if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: result.data.status, seat: null, state: result.data.state, legal_commands: [] }, ctx);
+  }
+
+  $("rp-first").onclick = () => show(1);
+  $("rp-prev").onclick = () => show(step - 1);
+  $("rp-next").onclick = () => show(step + 1);
+  $("rp-last").onclick = () => show(last);
+  $("rp-slider").oninput = (e) => show(Number(e.target.value));
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") show(step + 1);
+    if (e.key === "ArrowLeft") show(step - 1);
+  });
+  window.addEventListener("load", () => show(Number(new URLSearchParams(location.search).get("step")) || 1));
+})();

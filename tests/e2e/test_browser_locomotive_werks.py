@@ -1,0 +1,74 @@
+"""Locomotive Werks in Chromium: a person against two server-side bots, a
+spectator following live, the automatic phases explained, then the replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ann = new_page(width=390, height=844)
+    ann.goto(live_server_url + "/")
+    ann.select_option("#create-kind", "locomotive-werks")
+    ann.fill("#create-name", "Ann")
+    ann.click("text=Create game")
+    ann.wait_for_url("**/games/*/")
+    code = ann.text_content("#room-code").strip()
+    for level in ("greedy", "random"):
+        ann.select_option("#bot-level", level)
+        ann.click("#add-bot")
+    ann.wait_for_selector("#seat-list li[data-seat='2']")
+    assert "greedy bot" in ann.inner_text("#seat-list")
+
+    watcher = new_page(width=1280, height=900)
+    watcher.goto(f"{live_server_url}/games/{code}/")
+    watcher.wait_for_selector("#conn[data-state=open]")
+
+    ann.click("#start-game")
+    ann.wait_for_selector("#lw-board .lw-space[data-space='14']")
+    assert ann.locator("#lw-players .lw-player").count() == 3
+
+    # Ann plays: develop when she can, buy a unit when she can, else pass — until round 3.
+    for _ in range(40):
+        ann.wait_for_function("document.querySelector('#lw-turn').textContent.startsWith('Your turn') || document.body.dataset.status === 'finished'")
+        heading = ann.inner_text("#lw-heading")
+        if heading.startswith("Round 3"):
+            break
+        version = int(ann.evaluate("document.body.dataset.version"))
+        develop = ann.locator("#lw-actions button[data-cmd=develop]")
+        if develop.count():
+            develop.first.click()
+        else:
+            ann.click("#lw-actions button[data-cmd=pass]")
+        ann.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    assert ann.inner_text("#lw-heading").startswith("Round 3")
+
+    # The automatic phases of round 2 are explained in words, on the player's and the watcher's page.
+    report = ann.inner_text("#lw-report")
+    assert "What happened in round 2" in ann.inner_text("#lw-report-title")
+    assert "tax" in report and "New turn order" in report and "Market for passenger locomotives" in report
+    watcher.wait_for_function(f"document.body.dataset.version === '{ann.evaluate('document.body.dataset.version')}'")
+    assert watcher.inner_text("#lw-heading") == ann.inner_text("#lw-heading")
+    assert watcher.locator("#lw-actions button").count() == 0
+    assert ann.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    ann.screenshot(path=str(SHOTS / "lw-phone.png"), full_page=True)
+    watcher.screenshot(path=str(SHOTS / "lw-watcher.png"), full_page=False)
+
+    # Replay: step through from the start to the last action.
+    replay = new_page(width=390, height=844)
+    replay.goto(f"{live_server_url}/games/{code}/replay")
+    replay.wait_for_selector("body[data-step='1']")
+    assert replay.inner_text("#lw-heading").startswith("Round 1")
+    replay.click("#rp-next")
+    replay.wait_for_selector("body[data-step='2']")
+    replay.click("#rp-last")
+    last = replay.inner_text("#rp-last-step")
+    replay.wait_for_selector(f"body[data-step='{last}']")
+    assert replay.inner_text("#lw-heading").startswith("Round 3")
+    replay.screenshot(path=str(SHOTS / "lw-replay.png"), full_page=False)

@@ -417,9 +417,9 @@ class LocomotiveWerks(Engine):
         card = _find_card(player, space)
         require(card is not None, "card-not-owned", "You do not have a card of this type.")
         cost = count * PRODUCTION[state["options"]["production_costs"]][space - 1]
-        card["units"] += count
         require(player["coins"] >= cost, "cannot-afford", f"These units cost {cost} coins.")
         player["coins"] -= cost
+        card["units"] += count
         return [{"type": "units-bought", "seat": seat, "space": space, "count": count, "cost": cost}]
 
     def _shift_units(self, state: State, seat: int, from_space: int, to_space: int, count: int) -> list[Event]:

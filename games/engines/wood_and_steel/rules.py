@@ -11,7 +11,7 @@ import itertools
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..base import Command, Engine, Event, Option, State, require
 from ..rng import Rng, seed_state
 from . import contracts as C
 from . import railroads as R
@@ -575,7 +575,7 @@ class WoodAndSteelEngine(Engine):
         max_disjoint = self._max_disjoint(board)
         routes = resolve_rankings(board, rng, [p["choices"] for p in players], allow_shared=len(players) > max_disjoint)
         events: list[Event] = []
-        for p, rid in zip(players, routes):
+        for p, rid in zip(players, routes, strict=True):
             p["start_route"] = rid
             p["desirability"] = desirability(board, rid)
             p["track"][rid] = board.routes[rid]["length"]

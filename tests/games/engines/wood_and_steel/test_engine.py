@@ -202,10 +202,32 @@ def test_build_track_costs_and_limits():
     assert "Quebec City" not in p["network"]
 
 
-def test_parallel_track_costs_more():
+def test_starting_routes_never_share_a_city():
     state = started_game(2, picks=[[ROUTES[2], ROUTES[0], ROUTES[1]], [ROUTES[3], ROUTES[0], ROUTES[1]]])
     # New York-Philadelphia and Philadelphia-Washington share a city: nobody gets both
     assert {p["start_route"] for p in state["players"]} != {ROUTES[2], ROUTES[3]}
+
+
+def test_parallel_track_costs_more_and_routes_fill_up():
+    state = started_game(3, picks=[[ROUTES[1], ROUTES[0], ROUTES[4]], [ROUTES[2], ROUTES[0], ROUTES[4]], [ROUTES[5], ROUTES[0], ROUTES[4]]])
+    boston = next(p["seat"] for p in state["players"] if p["start_route"] == "Boston-Portland ME")
+    newyork = next(p["seat"] for p in state["players"] if p["start_route"] == "New York-Philadelphia")
+    third = 3 - boston - newyork
+    costs = {}
+    while len(costs) < 2:
+        seat = state["current_seat"]
+        if seat in (boston, newyork) and seat not in costs:
+            ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Boston-New York"})
+            costs[seat] = ev[0]["cost"]
+        ENGINE.apply(state, seat=seat, command={"cmd": "end-turn"})
+    first, second = sorted(costs, key=lambda s: state["order"].index(s))
+    assert costs[first] == 3_000 and costs[second] == 4_000  # length 2, then parallel
+    state["players"][third]["network"].append("Boston")
+    while state["current_seat"] != third:
+        ENGINE.apply(state, seat=state["current_seat"], command={"cmd": "end-turn"})
+    with pytest.raises(RulesError) as err:
+        ENGINE.apply(state, seat=third, command={"cmd": "build-track", "route": "Boston-New York"})
+    assert err.value.code == "route-full"
 
 
 def test_fulfil_private_contract_pays_ties_and_offers_two_distinct_new_ones():
@@ -426,7 +448,7 @@ def test_connection_bonus_and_monopoly():
     coast = state["connection_bonuses"][0]
     assert coast["name"] == "East Coast to West Coast" and coast["ties"] >= 3
     path = ["New York", "Philadelphia", "Pittsburgh", "Cincinnati", "Saint Louis", "Kansas City", "Denver", "Salt Lake City", "San Francisco"]
-    give_track(state, seat, *[f"{a}-{b}" for a, b in zip(path, path[1:])])
+    give_track(state, seat, *[f"{a}-{b}" for a, b in zip(path, path[1:], strict=False)])
     ENGINE.apply(state, seat=seat, command={"cmd": "claim-connection-bonus", "bonus": 1})
     assert coast["claimed_by"] == [seat]
     with pytest.raises(RulesError):

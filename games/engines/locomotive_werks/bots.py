@@ -102,7 +102,9 @@ def _newer_generations(state: State, i: int) -> int:
         if GENERATION[j] <= GENERATION[i]:
             continue
         sp = state["spaces"][j]
-        if not sp["obsolete"] and (sp["initial_order"] is not None or sp["existing_orders"] or sp["customer_base"]):
+        if not sp["obsolete"] and (
+            sp["initial_order"] is not None or sp["existing_orders"] or sp["customer_base"]
+        ):
             count += 1
     return count
 
@@ -167,4 +169,3 @@ def _greedy_capacity(engine: LocomotiveWerks, state: State, seat: int) -> Comman
         if count > 0:
             return {"cmd": "buy-units", "space": target["space"], "count": count}
     return PASS
-

@@ -16,6 +16,7 @@ See README.md in this package for every rules choice and option.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
@@ -257,9 +258,7 @@ class LocomotiveWerks(Engine):
             "phase": DEVELOPMENT,
             "order": order,
             "turn": 0,
-            "players": [
-                {"name": name, "coins": coins, "developed": [], "cards": []} for name in players
-            ],
+            "players": [{"name": name, "coins": coins, "developed": [], "cards": []} for name in players],
             "spaces": spaces,
             "removed_cards": [0] * SPACE_COUNT,
             "last_round": None,
@@ -326,7 +325,12 @@ class LocomotiveWerks(Engine):
                         most = min(most, coins // diff)
                     for count in range(1, most + 1):
                         commands.append(
-                            {"cmd": "shift-units", "from": source["space"], "to": target["space"], "count": count}
+                            {
+                                "cmd": "shift-units",
+                                "from": source["space"],
+                                "to": target["space"],
+                                "count": count,
+                            }
                         )
         commands.append({"cmd": "pass"})
         return commands
@@ -344,9 +348,13 @@ class LocomotiveWerks(Engine):
         if name == "pass":
             return self._pass(state, seat)
         if name == "develop":
-            require(phase == DEVELOPMENT, "wrong-phase", "Locomotives are developed in the development phase.")
+            require(
+                phase == DEVELOPMENT, "wrong-phase", "Locomotives are developed in the development phase."
+            )
             return self._develop(state, seat, args["space"])
-        require(phase == CAPACITY, "wrong-phase", "Production units are bought and shifted in the capacity phase.")
+        require(
+            phase == CAPACITY, "wrong-phase", "Production units are bought and shifted in the capacity phase."
+        )
         if name == "buy-units":
             return self._buy_units(state, seat, args["space"], args["count"])
         return self._shift_units(state, seat, args["from"], args["to"], args["count"])
@@ -355,7 +363,9 @@ class LocomotiveWerks(Engine):
         i = space - 1
         player = state["players"][seat]
         sp = state["spaces"][i]
-        require(space not in player["developed"], "already-developed", "You have already developed this type.")
+        require(
+            space not in player["developed"], "already-developed", "You have already developed this type."
+        )
         require(_developable(sp), "not-developable", "This locomotive type cannot be developed now.")
         require(sp["cards_left"] > 0, "no-cards-left", "No cards of this type are left.")
         cost = COST[i]
@@ -422,7 +432,9 @@ class LocomotiveWerks(Engine):
         card["units"] += count
         return [{"type": "units-bought", "seat": seat, "space": space, "count": count, "cost": cost}]
 
-    def _shift_units(self, state: State, seat: int, from_space: int, to_space: int, count: int) -> list[Event]:
+    def _shift_units(
+        self, state: State, seat: int, from_space: int, to_space: int, count: int
+    ) -> list[Event]:
         player = state["players"][seat]
         source = _find_card(player, from_space)
         target = _find_card(player, to_space)
@@ -534,7 +546,9 @@ class LocomotiveWerks(Engine):
             before = player["coins"]
             tax = before // 10
             player["coins"] = before - tax
-            report.append({"type": "tax", "seat": seat, "coins_before": before, "tax": tax, "coins": before - tax})
+            report.append(
+                {"type": "tax", "seat": seat, "coins_before": before, "tax": tax, "coins": before - tax}
+            )
 
     def _end_check(self, state: State, report: list[Event]) -> bool:
         threshold = state["options"]["end_threshold"]
@@ -716,7 +730,7 @@ class LocomotiveWerks(Engine):
         }
 
     # -- bots ------------------------------------------------------------------
-    def bot_command(self, state: State, *, seat: int, bot: str, rng) -> Command:
+    def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
         from .bots import choose
 
         return choose(self, state, seat=seat, bot=bot, rng=rng)

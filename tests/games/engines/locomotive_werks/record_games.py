@@ -51,7 +51,11 @@ GAMES: list[tuple[int, list[str], dict]] = [
             "winner_ties": "later-in-turn-order",
         },
     ),
-    (122, ["greedy", "greedy", "greedy", "greedy", "greedy"], {"production_costs": "published", "dice_pool": "twenty"}),
+    (
+        122,
+        ["greedy", "greedy", "greedy", "greedy", "greedy"],
+        {"production_costs": "published", "dice_pool": "twenty"},
+    ),
     (123, ["random", "greedy", "greedy"], {}),
     (124, ["greedy", "random", "greedy", "greedy"], {"starting_coins": "by-player-count"}),
 ]
@@ -85,8 +89,10 @@ def main() -> None:
         game = record(seed, bots, options)
         path = out / f"game_{seed}.json"
         path.write_text(json.dumps(game, separators=(",", ":")) + "\n")
-        print(f"{path.name}: {len(bots)} players, {game['rounds']} rounds, "
-              f"{len(game['commands'])} commands, coins {game['final_coins']}")
+        print(
+            f"{path.name}: {len(bots)} players, {game['rounds']} rounds, "
+            f"{len(game['commands'])} commands, coins {game['final_coins']}"
+        )
 
 
 if __name__ == "__main__":

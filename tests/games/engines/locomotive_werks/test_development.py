@@ -129,9 +129,7 @@ def test_third_generation_retires_owned_first_generation_cards():
     assert state["players"][0]["developed"] == [1, 8]  # still counts as developed once
 
 
-@pytest.mark.parametrize(
-    ("new", "old"), [(8, 1), (11, 5), (14, 8), (10, 2), (13, 6), (12, 3)]
-)
+@pytest.mark.parametrize(("new", "old"), [(8, 1), (11, 5), (14, 8), (10, 2), (13, 6), (12, 3)])
 def test_which_generation_each_space_retires(new, old):
     state = blank_game(coins=60)
     set_dice(state, new, initial=1)

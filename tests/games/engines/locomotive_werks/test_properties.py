@@ -83,7 +83,9 @@ def check_invariants(state, expected_coins):
         if sp["obsolete"]:
             assert not orders and not base and sp["initial_order"] is None
         dice += len(orders) + len(base) + (sp["initial_order"] is not None)
-    assert sum(held) + sum(s["cards_left"] for s in state["spaces"]) + sum(state["removed_cards"]) == TOTAL_CARDS
+    assert (
+        sum(held) + sum(s["cards_left"] for s in state["spaces"]) + sum(state["removed_cards"]) == TOTAL_CARDS
+    )
     if state["options"]["dice_pool"] == "twenty":
         assert dice <= PHYSICAL_DICE
     if state["finished"]:
@@ -110,14 +112,23 @@ def test_random_legal_play_keeps_invariants(seed, players, options, play_seed, s
 
 
 FIELD_VALUES = st.one_of(
-    st.integers(-3, 20), st.just(999), st.just(1000), st.booleans(), st.none(), st.text(max_size=3), st.floats(0, 5)
+    st.integers(-3, 20),
+    st.just(999),
+    st.just(1000),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.floats(0, 5),
 )
 SPACE = st.integers(1, 14)
 WELL_FORMED = st.one_of(
     st.builds(lambda s: {"cmd": "develop", "space": s}, SPACE),
     st.builds(lambda s, n: {"cmd": "buy-units", "space": s, "count": n}, SPACE, st.integers(1, 12)),
     st.builds(
-        lambda a, b, n: {"cmd": "shift-units", "from": a, "to": b, "count": n}, SPACE, SPACE, st.integers(1, 8)
+        lambda a, b, n: {"cmd": "shift-units", "from": a, "to": b, "count": n},
+        SPACE,
+        SPACE,
+        st.integers(1, 8),
     ),
     st.just({"cmd": "pass"}),
 )

@@ -46,8 +46,10 @@ class GameAdmin(admin.ModelAdmin):
         if change:
             from django.db import transaction
 
-            from . import broadcast
+            from . import broadcast, hooks
 
+            if obj.state is not None:
+                hooks.state_saved(obj.kind, obj, obj.state)
             transaction.on_commit(lambda: broadcast.game_changed(obj.pk))
 
 

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import broadcast
+from . import broadcast, hooks
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Conflict, Forbidden, ServiceError, Unauthorized
@@ -57,7 +57,7 @@ def game_create(
 ) -> GameCreated:
     engine = _engine_or_400(kind)
     try:
-        clean_options = engine.normalize_options(options)
+        clean_options = engine.normalize_options(hooks.prepare_options(kind, dict(options or {})))
     except RulesError as exc:
         raise ServiceError(exc.code, exc.message) from None
     host_token = new_token()
@@ -174,6 +174,7 @@ def game_start(*, code: str, actor: Actor) -> CommandResult:
         if not updated:
             raise Conflict("game-started", "This game has already started.")
         Action.objects.create(game=game, sequence=1, seat=actor.seat, command={"cmd": "start"}, events=events)
+        hooks.state_saved(game.kind, game, state)
         transaction.on_commit(lambda: _after_commit(game.pk))
     return CommandResult(version=1, events=events, cmd="start")
 
@@ -233,6 +234,7 @@ def game_command(
                     Action.objects.create(
                         game=game, sequence=new_version, seat=actor.seat, command=command, events=events, command_id=command_id
                     )
+                    hooks.state_saved(game.kind, game, state)
                     transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=schedule_bots))
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.

@@ -1,0 +1,100 @@
+"""Companion writes: the board snapshot for new games and the per-game read model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from .models import Board, City, Commodity, Contract, IndependentRailroad, PlayerProgress, Route
+from .selectors import board_data, board_default
+
+DEFAULT_BOARD_FILE = Path(__file__).resolve().parent.parent / "games" / "engines" / "wood_and_steel" / "board.json"
+
+
+def game_options_prepare(options: dict[str, Any]) -> dict[str, Any]:
+    """New games play on a snapshot of the default board as it is in the database now."""
+    return {**options, "board": board_data(board_default())}
+
+
+def board_load(*, data: dict[str, Any], slug: str, make_default: bool, models: Any = None) -> Board:
+    """Create (or replace) a board from engine-format data. ``models`` lets a data
+    migration pass its historical model classes (``.Board``, ``.City``, ...)."""
+    m = models or _MODELS
+    Board, City, Commodity, Route = m.Board, m.City, m.Commodity, m.Route  # noqa: N806
+    with transaction.atomic():
+        Board.objects.filter(slug=slug).delete()
+        if make_default:
+            Board.objects.filter(is_default=True).update(is_default=False)
+        image = data.get("image") or {}
+        board = Board.objects.create(
+            name=data["name"], slug=slug, is_default=make_default,
+            image_width=image.get("width", 1110), image_height=image.get("height", 696),
+            sections=data.get("sections", []), regions=data.get("regions", []), tie_matrix=data.get("tie_matrix", {}),
+            starting_routes=data.get("starting_routes", []), avoid_cities=data.get("avoid_cities", []),
+        )
+        commodities = {name: Commodity.objects.create(board=board, name=name) for name in data.get("commodities", [])}
+        cities = {}
+        for c in data["cities"]:
+            city = City.objects.create(
+                board=board, name=c["name"], code=c.get("code", ""), label=c.get("label") or "", state=c.get("state") or "",
+                country=c.get("country") or "", region=c["region"], latitude=c["lat"], longitude=c["lon"], x=c["x"], y=c["y"],
+                large=c.get("large", False), west_coast=c.get("west_coast", False), east_coast=c.get("east_coast", False),
+                near_west_coast=c.get("near_west_coast", False), near_east_coast=c.get("near_east_coast", False),
+            )
+            for name in c.get("commodities", []):
+                if name not in commodities:
+                    commodities[name] = Commodity.objects.create(board=board, name=name)
+                city.commodities.add(commodities[name])
+            cities[c["name"]] = city
+        Route.objects.bulk_create(
+            Route(board=board, city_a=cities[r["a"]], city_b=cities[r["b"]], length=r["length"], mountainous=r.get("mountainous", False))
+            for r in data["routes"]
+        )
+    return board
+
+
+def board_load_default(models: Any = None) -> Board:
+    return board_load(data=json.loads(DEFAULT_BOARD_FILE.read_text()), slug="north-america", make_default=True, models=models)
+
+
+class _MODELS:
+    Board, City, Commodity, Route = Board, City, Commodity, Route
+
+
+def game_projection_sync(game, state: dict[str, Any]) -> None:
+    """Rewrite the game's read-model rows from its state (same transaction as the state)."""
+    from games.engines.registry import get_engine
+
+    public = {p["seat"]: p for p in get_engine("wood-and-steel").view(state, seat=None)["players"]}
+    PlayerProgress.objects.filter(game=game).delete()
+    PlayerProgress.objects.bulk_create(
+        PlayerProgress(
+            game=game, seat=p["seat"], name=p["name"], start_route=p.get("start_route") or "",
+            engine_city=p.get("engine_city") or "", engine_model=(p.get("engines") or [""])[-1],
+            active_cities=p.get("active_cities") or [], hub=p.get("hub") or "",
+            regional_offices=p.get("regional_offices") or [], exchanges=p.get("exchanges") or [],
+            money=p.get("money", 0), debt=p.get("debt", 0), deliveries=len(p.get("fulfilled") or []),
+            ties=public[p["seat"]]["ties"], ties_by_source=public[p["seat"]]["tie_breakdown"],
+        )
+        for p in state.get("players") or []
+    )
+    Contract.objects.filter(game=game).delete()
+    Contract.objects.bulk_create(
+        Contract(
+            game=game, contract_id=c["id"], kind=c["type"], commodity=c["commodity"], destination=c["destination"],
+            holder=c.get("holder"), status=c["status"], created_round=c.get("created_round"),
+            turns_held=c.get("turns_held") or 0, value=c["value"], ties=c.get("ties") or 0,
+        )
+        for c in state.get("contracts") or []
+    )
+    IndependentRailroad.objects.filter(game=game).delete()
+    IndependentRailroad.objects.bulk_create(
+        IndependentRailroad(
+            game=game, railroad_id=r["id"], name=r["name"], routes=r["routes"],
+            acquired_by=r.get("acquired_by"), acquired_round=r.get("acquired_round"),
+        )
+        for r in state.get("railroads") or []
+    )

@@ -1,0 +1,36 @@
+"""Extension points for apps built on the platform (e.g. the companion).
+
+- options providers: ``fn(options) -> options`` run when a game of that kind is
+  created (the companion snapshots the default board from the ORM into options).
+- state listeners: ``fn(game, state)`` run inside the transaction that saves a new
+  state (the companion keeps its read-model tables in step with the state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_options_providers: dict[str, list[Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+_state_listeners: dict[str, list[Callable[[Any, dict[str, Any]], None]]] = {}
+
+
+def register_options_provider(kind: str, fn: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    if fn not in _options_providers.setdefault(kind, []):
+        _options_providers[kind].append(fn)
+
+
+def register_state_listener(kind: str, fn: Callable[[Any, dict[str, Any]], None]) -> None:
+    if fn not in _state_listeners.setdefault(kind, []):
+        _state_listeners[kind].append(fn)
+
+
+def prepare_options(kind: str, options: dict[str, Any]) -> dict[str, Any]:
+    for fn in _options_providers.get(kind, []):
+        options = fn(options)
+    return options
+
+
+def state_saved(kind: str, game: Any, state: dict[str, Any]) -> None:
+    for fn in _state_listeners.get(kind, []):
+        fn(game, state)

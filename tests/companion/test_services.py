@@ -1,0 +1,93 @@
+"""The board in the ORM, the snapshot a new game takes, and the per-game read model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.models import Board, City, Contract, IndependentRailroad, PlayerProgress, Route
+from companion.selectors import board_data, board_default
+from companion.services import DEFAULT_BOARD_FILE
+from games import services
+from games.selectors import game_get
+from tests.games.factories import actor
+
+pytestmark = pytest.mark.django_db
+
+
+def canonical(data):
+    return json.dumps(data, sort_keys=True)
+
+
+def test_migration_loads_the_default_board_and_it_round_trips():
+    board = board_default()
+    assert (board.cities.count(), board.routes.count(), board.commodities.count()) == (56, 104, 25)
+    reference = json.loads(DEFAULT_BOARD_FILE.read_text())
+    data = board_data(board)
+    assert canonical(sorted(data["cities"], key=lambda c: c["name"])) == canonical(sorted(reference["cities"], key=lambda c: c["name"]))
+    assert canonical(sorted(data["routes"], key=lambda r: (r["a"], r["b"]))) == canonical(sorted(reference["routes"], key=lambda r: (r["a"], r["b"])))
+    atlanta = City.objects.get(board=board, name="Atlanta")
+    assert sorted(atlanta.commodities.values_list("name", flat=True)) == ["coal", "cotton", "textiles"]
+
+
+def start_ws_game(players: int = 3):
+    created = services.game_create(kind="wood-and-steel", host_name="P0")
+    code = created.game.code
+    tokens = {0: created.host_token}
+    for i in range(1, players):
+        seat, token, _ = services.seat_join(code=code, name=f"P{i}")
+        tokens[seat.index] = token
+    services.game_start(code=code, actor=actor(code, created.host_token))
+    return code, tokens
+
+
+def test_a_new_game_snapshots_the_board_as_edited_by_a_game_master():
+    board = board_default()
+    route = Route.objects.get(board=board, city_a__name="Atlanta", city_b__name="Birmingham")
+    route.length = 3
+    route.save()
+    code, _ = start_ws_game()
+    game = game_get(code=code)
+    routes = {(r["a"], r["b"]): r["length"] for r in game.options["board"]["routes"]}
+    assert routes[("Atlanta", "Birmingham")] == 3
+    from games.selectors import game_summary
+
+    assert "board" not in game_summary(game)["options"]
+    # Editing the map later does not touch this game.
+    route.length = 1
+    route.save()
+    assert {(r["a"], r["b"]): r["length"] for r in game_get(code=code).options["board"]["routes"]}[("Atlanta", "Birmingham")] == 3
+
+
+def test_read_model_follows_every_command():
+    code, tokens = start_ws_game()
+    assert PlayerProgress.objects.filter(game__code=code).count() == 3
+    assert IndependentRailroad.objects.filter(game__code=code).count() >= 6  # 9–12 railroads, 3 of them players
+    game = game_get(code=code)
+    from games.engines.registry import get_engine
+
+    engine = get_engine("wood-and-steel")
+    # Every seat ranks its routes (the first legal ranking), which settles starting routes.
+    for seat in range(3):
+        command = engine.legal_commands(game_get(code=code).state, seat=seat)[0]
+        services.game_command(code=code, actor=actor(code, tokens[seat]), command=command)
+    game = game_get(code=code)
+    progress = {p.seat: p for p in PlayerProgress.objects.filter(game=game)}
+    for player in game.state["players"]:
+        assert progress[player["seat"]].start_route == (player["start_route"] or "")
+    contracts = Contract.objects.filter(game=game)
+    assert contracts.count() == len(game.state["contracts"])
+    for c in game.state["contracts"]:
+        row = contracts.get(contract_id=c["id"])
+        assert (row.kind, row.commodity, row.destination, row.holder, row.status, row.value) == (
+            c["type"], c["commodity"], c["destination"], c["holder"], c["status"], c["value"])
+
+
+def test_board_without_a_default_is_a_clear_error():
+    Board.objects.update(is_default=False)
+    from games.errors import ServiceError
+
+    with pytest.raises(ServiceError) as err:
+        services.game_create(kind="wood-and-steel", host_name="A")
+    assert (err.value.code, err.value.status) == ("no-default-board", 503)

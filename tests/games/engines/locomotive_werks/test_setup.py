@@ -103,3 +103,25 @@ def test_option_defaults():
         "shift_rule": "higher-cost",
         "winner_ties": "shared",
     }
+
+
+@pytest.mark.parametrize("seed", ["1", 1.5, None, True])
+def test_seed_must_be_an_int(seed):
+    with pytest.raises(RulesError) as err:
+        ENGINE.setup(players=NAMES[:3], options={}, seed=seed)
+    assert err.value.code == "invalid-seed"
+
+
+def test_describe_lists_the_options():
+    described = ENGINE.describe()
+    assert described["kind"] == "locomotive-werks"
+    assert [o["name"] for o in described["options"]] == [
+        "production_costs",
+        "starting_coins",
+        "end_threshold",
+        "obsolescence",
+        "dice_pool",
+        "shift_rule",
+        "winner_ties",
+    ]
+    json.dumps(described)

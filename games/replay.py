@@ -15,9 +15,11 @@ def game_replay(*, game: Game, upto: int | None = None) -> dict[str, Any] | None
     engine = get_engine(game.kind)
     players = [s.name for s in game.seats.order_by("index")]
     state = engine.setup(players=players, options=game.options, seed=game.seed)
-    actions = game.actions.filter(sequence__gt=1).order_by("sequence")
+    from .undo import effective_actions
+
+    actions = game.actions.order_by("sequence")
     if upto is not None:
         actions = actions.filter(sequence__lte=upto)
-    for action in actions.only("seat", "command"):
+    for action in effective_actions(list(actions.only("sequence", "seat", "command", "events"))):
         engine.apply(state, seat=action.seat, command=action.command)
     return state

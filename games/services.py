@@ -203,9 +203,10 @@ def game_command(
             return previous
     if actor.is_spectator:
         raise Unauthorized("token-required", "Spectators cannot act; join the game to play.")
-    if actor.seat is None:
-        raise Forbidden("not-a-player", "The host has no seat in this game; take a seat to play.")
     engine = get_engine(game.kind)
+    undo = cmd == "undo" and game.state is not None and engine.turn_key(game.state) is not None
+    if actor.seat is None and not undo:
+        raise Forbidden("not-a-player", "The host has no seat in this game; take a seat to play.")
 
     for _attempt in range(MAX_CAS_RETRIES):
         if expected_version is not None and expected_version != game.version:
@@ -216,11 +217,19 @@ def game_command(
             )
         if game.status != Game.Status.ACTIVE:
             raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
-        state = game.state  # a fresh dict loaded from the database: apply may mutate it
         try:
-            events = engine.apply(state, seat=actor.seat, command=command)
+            if undo:
+                from .undo import undo_plan
+
+                state, events = undo_plan(game=game, actor=actor, command=command)
+            else:
+                state = game.state  # a fresh dict loaded from the database: apply may mutate it
+                events = engine.apply(state, seat=actor.seat, command=command)
         except RulesError as exc:
             raise ServiceError(exc.code, exc.message, version=game.version) from None
+        except ServiceError as exc:
+            exc.extra.setdefault("version", game.version)
+            raise
         new_version = game.version + 1
         finished = engine.is_finished(state)
         now = timezone.now()

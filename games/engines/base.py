@@ -148,6 +148,13 @@ class Engine:
     def is_finished(self, state: State) -> bool:
         raise NotImplementedError
 
+    # -- undo (optional) ---------------------------------------------------
+    def turn_key(self, state: State) -> Any:
+        """A JSON value that changes whenever the turn passes on. Engines that return
+        something other than None get the platform's ``undo`` command: it takes back
+        the last command of the current turn (never crossing into the previous turn)."""
+        return None
+
     # -- bots (optional) ---------------------------------------------------
     def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
         """The command bot level ``bot`` plays for ``seat``. Default: a random legal one."""

@@ -226,6 +226,9 @@ class WoodAndSteelEngine(Engine):
     options = OPTIONS
     bots = ("random", "simple")
 
+    def turn_key(self, state: State) -> Any:
+        return turn_key(state)
+
     # -- options -----------------------------------------------------------
     def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         options = dict(options or {})

@@ -10,5 +10,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
+    path("api/wood-and-steel/", include("companion.urls")),
+    path("", include("companion.page_urls")),
     path("", include("games.urls")),
 ]

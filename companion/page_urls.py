@@ -1,0 +1,5 @@
+"""Companion pages (the table screen)."""
+
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []

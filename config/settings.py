@@ -108,8 +108,9 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
-            # Tests use a file too, so threads and processes share one database.
-            "TEST": {"NAME": str(VAR_DIR / "test.sqlite3")},
+            # Tests use a file too, so threads and processes share one database
+            # (SQLITE_TEST_PATH: another file, so two test runs in one tree do not collide).
+            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH") or str(VAR_DIR / "test.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

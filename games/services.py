@@ -285,11 +285,20 @@ def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandRes
 
 
 def _after_commit(game_id: int, schedule_bots: bool = True) -> None:
-    broadcast.game_changed(game_id)
-    if schedule_bots:
+    game = broadcast.game_changed(game_id)
+    if schedule_bots and game is not None and _bot_to_move(game):
         from .bots import bots_schedule
 
         bots_schedule(game_id)
+
+
+def _bot_to_move(game: Game) -> bool:
+    """Whether a seated bot is on turn (seats are already loaded: no query). Without this
+    check every move started a bot thread, which opened its own database connection."""
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return False
+    bots = {s.index for s in game.seats.all() if s.is_bot}
+    return bool(bots) and any(seat in bots for seat in get_engine(game.kind).active_seats(game.state))
 
 
 def _require_host(actor: Actor) -> None:

@@ -9,6 +9,7 @@ A failure here never undoes a committed move: clients catch up by version.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -46,16 +47,18 @@ def game_messages(game) -> list[tuple[str, dict[str, Any]]]:
     return messages
 
 
-def game_changed(game_id: int) -> None:
+def game_changed(game_id: int):
+    """Send everyone ``game_id``'s current version; returns the game (seats prefetched) or None."""
     from .models import Game
 
     game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
-        return
+        return None
     messages = game_messages(game)
     if game.status == Game.Status.LOBBY or game.version <= 1:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))
     send(messages)
+    return game
 
 
 def lobby_changed() -> None:
@@ -68,8 +71,9 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
         return
 
     async def _send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
+        # Concurrently: with Redis each group_send is a few round trips, and the groups
+        # are independent (a client orders what it gets by version, not arrival).
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
     try:
         async_to_sync(_send_all)()

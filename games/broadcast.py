@@ -47,13 +47,21 @@ def game_messages(game) -> list[tuple[str, dict[str, Any]]]:
     return messages
 
 
-def game_changed(game_id: int):
-    """Send everyone ``game_id``'s current version; returns the game (seats prefetched) or None."""
+def game_changed(game_id: int, game=None):
+    """Send everyone ``game_id``'s current version; returns the game (seats prefetched) or None.
+
+    The write path passes the game it just saved (state and version current), which saves
+    reloading it; only its seats are fetched."""
+    from django.db.models import prefetch_related_objects
+
     from .models import Game
 
-    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
     if game is None:
-        return None
+        game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
+        if game is None:
+            return None
+    else:
+        prefetch_related_objects([game], "seats")
     messages = game_messages(game)
     if game.status == Game.Status.LOBBY or game.version <= 1:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))

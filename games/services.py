@@ -244,7 +244,11 @@ def game_command(
                         game=game, sequence=new_version, seat=actor.seat, command=command, events=events, command_id=command_id
                     )
                     hooks.state_saved(game.kind, game, state)
-                    transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=schedule_bots))
+                    game.version, game.updated_at = new_version, now
+                    if finished:
+                        game.status, game.finished_at = Game.Status.FINISHED, now
+                    saved = game  # game.state is the new state (apply mutated it in place)
+                    transaction.on_commit(lambda: _after_commit(saved.pk, schedule_bots=schedule_bots, game=saved))
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.
             if command_id is not None:
@@ -284,8 +288,8 @@ def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandRes
     return CommandResult(version=action.sequence, events=action.events, cmd=action.command.get("cmd", ""), duplicate=True)
 
 
-def _after_commit(game_id: int, schedule_bots: bool = True) -> None:
-    game = broadcast.game_changed(game_id)
+def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = None) -> None:
+    game = broadcast.game_changed(game_id, game=game)
     if schedule_bots and game is not None and _bot_to_move(game):
         from .bots import bots_schedule
 

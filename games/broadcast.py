@@ -19,6 +19,28 @@ from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
+try:  # errors of a Redis channel layer whose server went away (pooled connections go stale)
+    from redis.exceptions import ConnectionError as _RedisConnectionError
+    from redis.exceptions import TimeoutError as _RedisTimeoutError
+
+    LAYER_ERRORS: tuple[type[BaseException], ...] = (_RedisConnectionError, _RedisTimeoutError, OSError)
+except ImportError:  # pragma: no cover - redis is a dependency
+    LAYER_ERRORS = (OSError,)
+LAYER_ATTEMPTS = 4
+
+
+async def with_layer_retries(call, *args):
+    """Await ``call(*args)`` on the channel layer, retrying briefly: after Redis restarts,
+    each stale pooled connection fails once and is replaced. Re-sending is harmless:
+    clients order state messages by version."""
+    for attempt in range(LAYER_ATTEMPTS):
+        try:
+            return await call(*args)
+        except LAYER_ERRORS:
+            if attempt == LAYER_ATTEMPTS - 1:
+                raise
+            await asyncio.sleep(0.05 * 2**attempt)
+
 LOBBY_GROUP = "lobby"
 
 
@@ -81,7 +103,7 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async def _send_all() -> None:
         # Concurrently: with Redis each group_send is a few round trips, and the groups
         # are independent (a client orders what it gets by version, not arrival).
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+        await asyncio.gather(*(with_layer_retries(layer.group_send, group, message) for group, message in messages))
 
     try:
         async_to_sync(_send_all)()

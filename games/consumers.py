@@ -36,8 +36,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=4000 + exc.status)
             return
         self.my_groups = [broadcast.game_group(self.game_id), broadcast.seat_group(self.game_id, self.actor.seat)]
-        for group in self.my_groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+        try:
+            for group in self.my_groups:
+                await broadcast.with_layer_retries(self.channel_layer.group_add, group, self.channel_name)
+        except broadcast.LAYER_ERRORS:
+            # The channel layer (Redis) is down: say so and let the client retry later.
+            self.my_groups = []
+            await self.accept()
+            await self._error("unavailable", "Live updates are unavailable for a moment; reconnecting.")
+            await self.close(code=1013)
+            return
         await self.accept()
         await self._send_snapshot()
 

@@ -153,3 +153,101 @@ def run_async(coro_factory, timeout: float = 60):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(lambda: asyncio.run(coro_factory())).result(timeout=timeout)
+
+
+# --- helpers for the fault, abuse and secrets tests ------------------------------------
+
+
+class RedisServer:
+    """A throwaway redis-server on its own port (never the shared one on 6379), so a test
+    may stop and restart it without disturbing anything else."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> RedisServer:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.skip("redis-server is not installed")
+        self.proc = subprocess.Popen(
+            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server on {self.port} did not come up")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture
+def private_redis():
+    servers: list[RedisServer] = []
+
+    def factory() -> RedisServer:
+        server = RedisServer().start()
+        servers.append(server)
+        return server
+
+    yield factory
+    for server in servers:
+        server.stop()
+
+
+def toy_game(url: str, players: int = 2, target: int = 1000, seed: int | None = None) -> dict:
+    """Create, fill and start a toy game over HTTP: {"code", "tokens": [seat 0, 1, ...], "host_token"}.
+    With ``seed`` the game's seed is set (through the shared database) before it starts."""
+    created = httpx.post(f"{url}/api/games", json={"kind": "toy", "name": "p0", "options": {"target": target}}).json()
+    tokens = [created["token"]]
+    for i in range(1, players):
+        tokens.append(httpx.post(f"{url}/api/games/{created['code']}/seats", json={"name": f"p{i}"}).json()["token"])
+    if seed is not None:
+        from games.models import Game
+
+        Game.objects.filter(code=created["code"]).update(seed=seed)
+    started = httpx.post(f"{url}/api/games/{created['code']}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert started.status_code == 200, started.text
+    return {"code": created["code"], "tokens": tokens, "host_token": created["host_token"]}
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+async def ws_next(ws, predicate, timeout: float = 10) -> dict:
+    """The next JSON frame on ``ws`` for which ``predicate`` holds (others are skipped)."""
+    import asyncio
+    import json
+
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if predicate(message):
+                return message
+
+
+async def ws_state(ws, version: int, timeout: float = 10) -> dict:
+    return await ws_next(ws, lambda m: m.get("type") == "state" and m["version"] >= version, timeout)
+
+
+async def ws_command(ws, body: dict, timeout: float = 10) -> dict:
+    """Send a command frame and return the result/error answering its command_id."""
+    import json
+
+    await ws.send(json.dumps(body))
+    return await ws_next(
+        ws, lambda m: m.get("type") in ("result", "error") and m.get("command_id") == body.get("command_id"), timeout
+    )

@@ -244,10 +244,10 @@ def game_command(
                         game=game, sequence=new_version, seat=actor.seat, command=command, events=events, command_id=command_id
                     )
                     hooks.state_saved(game.kind, game, state)
-                    game.version, game.updated_at = new_version, now
+                    game.state, game.version, game.updated_at = state, new_version, now
                     if finished:
                         game.status, game.finished_at = Game.Status.FINISHED, now
-                    saved = game  # game.state is the new state (apply mutated it in place)
+                    saved = game  # now carries the new state: the broadcast needs no second read
                     transaction.on_commit(lambda: _after_commit(saved.pk, schedule_bots=schedule_bots, game=saved))
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.

@@ -114,3 +114,21 @@ def test_engines_without_turns_do_not_offer_undo():
     with pytest.raises(ServiceError) as err:
         send(code, tokens[0], {"cmd": "undo"})
     assert err.value.code == "unknown-command"
+
+
+def test_the_broadcast_after_an_undo_carries_the_restored_state(in_play, django_capture_on_commit_callbacks, monkeypatch):
+    import json
+
+    from games import broadcast
+
+    code, tokens = in_play
+    before = game_get(code=code).state
+    send(code, tokens[1], {"cmd": "borrow", "amount": 5000})
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send", lambda messages: sent.extend(messages))
+    with django_capture_on_commit_callbacks(execute=True):
+        send(code, tokens[1], {"cmd": "undo"})
+    states = [json.loads(m["text"]) for _, m in sent if json.loads(m["text"])["type"] == "state"]
+    assert len(states) == 4  # three seats and the spectators
+    for payload in states:
+        assert [p["money"] for p in payload["state"]["players"]] == [p["money"] for p in before["players"]]

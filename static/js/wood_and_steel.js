@@ -1,0 +1,338 @@
+/* Wood and Steel companion, phone surface: my turn, my contracts and offers, the
+ * market, my ties and how they add up, the independent railroads, commodities and
+ * cities. Every action is one tap, or two where a mis-tap would cost. */
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const el = Junction.el;
+  const money = (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US");
+  const PHASES = { ranking: "Choose starting routes", engines: "Place engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
+  const CONFIRM = new Set(["fulfill-contract", "discard-private-contract", "claim-market-contract", "acquire-railroad", "buy-engine", "buy-upgrade", "borrow", "repay-debt", "end-turn", "end-round", "sell-track", "go-first", "pass-action", "undo"]);
+  let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], tab = "turn";
+  const names = () => Object.fromEntries((view ? view.players : []).map((p) => [p.seat, p.name]));
+  const who = (seat) => (seat === null || seat === undefined ? "the host" : names()[seat] || "seat " + seat);
+  const contractById = (id) => (view.contracts || []).find((c) => c.id === id) || (view.offers || []).find((c) => c.id === id);
+
+  // ---- sending, with two-tap confirmation where it matters ----------------------------
+  async function send(command, button) {
+    Junction.showError($("play-error"), "");
+    if (button) button.disabled = true;
+    const result = await ctx.send(command);
+    if (result.type === "error") {
+      Junction.showError($("play-error"), result.error.message);
+      if (button) button.disabled = false;
+    }
+    return result;
+  }
+  function actionButton(label, command, opts = {}) {
+    const cmd = typeof command === "function" ? opts.cmd : command.cmd;
+    const needsConfirm = opts.confirm !== undefined ? opts.confirm : CONFIRM.has(cmd);
+    const button = el("button", { type: "button", class: opts.primary ? "primary" : "", "data-cmd": cmd }, label);
+    let armed = null;
+    button.addEventListener("click", () => {
+      if (needsConfirm && !armed) {
+        button.classList.add("confirming");
+        button.textContent = opts.confirmLabel || "Tap again: " + label;
+        armed = setTimeout(() => { armed = null; button.classList.remove("confirming"); button.textContent = label; }, 4000);
+        return;
+      }
+      clearTimeout(armed); armed = null;
+      button.classList.remove("confirming");
+      send(typeof command === "function" ? command() : command, button);
+    });
+    return button;
+  }
+  function chooser(label, commands, optionLabel, opts = {}) {
+    if (commands.length === 1) return actionButton(label + ": " + optionLabel(commands[0]), commands[0], opts);
+    const select = el("select", { "aria-label": label }, commands.map((c, i) => el("option", { value: i }, optionLabel(c))));
+    return el("div", { class: "row ws-chooser", "data-cmd": commands[0].cmd }, el("span", { class: "ws-chooser-label" }, label), select,
+      actionButton("Go", () => commands[Number(select.value)], Object.assign({ confirmLabel: "Confirm", cmd: commands[0].cmd }, opts)));
+  }
+
+  // ---- contract cards ------------------------------------------------------------------
+  function contractCard(c, buttons) {
+    if (!c) return null;
+    if (c.hidden) return el("div", { class: "ws-contract hidden-contract" }, "A private contract (secret)");
+    return el("div", { class: "ws-contract ws-" + c.type, "data-contract": c.id },
+      el("div", { class: "ws-contract-main" }, el("b", {}, c.commodity), " → ", el("b", {}, c.destination)),
+      el("div", { class: "ws-contract-meta" }, money(c.value) + " · " + c.ties + " tie" + (c.ties === 1 ? "" : "s") + " · " + c.type + (c.status !== "held" && c.status !== "open" ? " · " + c.status : "")),
+      buttons && buttons.length ? el("div", { class: "row" }, buttons) : null);
+  }
+
+  // ---- panels --------------------------------------------------------------------------
+  function renderSetup(legal) {
+    const box = $("ws-setup");
+    const me = view.viewer;
+    if (view.phase === "ranking") {
+      box.hidden = false;
+      const mine = me !== null && me !== undefined ? view.players[me] : null;
+      const canRank = legal.some((c) => c.cmd === "rank-starting-routes");
+      const routes = view.starting_routes || [];
+      const list = el("ol", { class: "ws-routes" }, routes.map((r) => {
+        const rank = ranking.indexOf(r.route);
+        return el("li", {},
+          el("button", { type: "button", class: "ws-route" + (rank >= 0 ? " picked" : ""), "data-route": r.route, disabled: !canRank,
+            onclick: () => { const i = ranking.indexOf(r.route); if (i >= 0) ranking.splice(i, 1); else if (ranking.length < 3) ranking.push(r.route); renderSetup(legal); } },
+          el("span", { class: "ws-rank" }, rank >= 0 ? String(rank + 1) : ""), r.route, el("span", { class: "muted" }, " · desirability " + r.desirability)));
+      }));
+      const waiting = view.players.filter((p) => !p.ranked).map((p) => p.name);
+      box.replaceChildren(el("h3", {}, "Rank your three favourite starting routes"),
+        el("p", { class: "muted" }, "Tap in order of preference. Clashes are settled fairly; the least desirable start plays first."),
+        list,
+        canRank ? actionButton(mine && mine.ranked ? "Change my ranking" : "Send my ranking", () => ({ cmd: "rank-starting-routes", choices: ranking.slice() }), { primary: true, confirm: false, cmd: "rank-starting-routes" }) : null,
+        mine && mine.ranked && mine.choices ? el("p", { class: "ws-ranked" }, "Your ranking is in: " + mine.choices.map((r, k) => (k + 1) + ". " + r).join("  ")) : null,
+        el("p", { class: "muted" }, waiting.length ? "Waiting for: " + waiting.join(", ") : ""));
+      const send = box.querySelector("button[data-cmd=rank-starting-routes]");
+      if (send) send.disabled = ranking.length !== 3;
+    } else if (view.phase === "engines") {
+      box.hidden = false;
+      const places = legal.filter((c) => c.cmd === "place-engine");
+      const assigned = view.players.map((p) => el("li", {}, p.name + ": " + (p.start_route || "?") + " (desirability " + (p.desirability ?? "?") + ")" + (p.engine_city ? " · engine in " + p.engine_city : "")));
+      box.replaceChildren(el("h3", {}, "Starting routes"), el("ul", { class: "ws-assigned" }, assigned),
+        places.length ? el("p", {}, "Which of your two cities holds your engine?") : el("p", { class: "muted" }, "Waiting for the others to place their engines…"),
+        el("div", { class: "row" }, places.map((c) => actionButton("Engine in " + c.city, c, { primary: true, confirm: false }))));
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  function renderMine(legal) {
+    const me = view.viewer;
+    const card = $("ws-mine");
+    if (me === null || me === undefined || !["play", "auction", "finished"].includes(view.phase)) { card.hidden = true; return; }
+    card.hidden = false;
+    const p = view.players[me];
+    const byCmd = (cmd) => legal.filter((c) => c.cmd === cmd);
+    const priv = p.private_contract ? contractById(p.private_contract) : null;
+    const privButtons = [];
+    if (priv) {
+      for (const c of byCmd("fulfill-contract").filter((c) => c.contract === priv.id)) privButtons.push(actionButton("Fulfil", c, { primary: true }));
+      for (const c of byCmd("discard-private-contract")) privButtons.push(actionButton("Discard & draw", c));
+    }
+    $("ws-private").replaceChildren(el("h4", {}, "Private contract"), priv ? contractCard(priv, privButtons) : el("p", { class: "muted" }, view.offers && view.offers.length ? "Choose one of your offers below." : "None held."));
+    const offers = view.offers || [];
+    $("ws-offers").replaceChildren(...(offers.length ? [el("h4", {}, "Offers — pick one"), ...offers.map((o) => contractCard(o, byCmd("choose-offer").filter((c) => c.offer === o.id).map((c) => actionButton("Take this one", c, { primary: true, confirm: false }))))] : []));
+    const held = p.market_contract ? contractById(p.market_contract) : null;
+    const heldButtons = held ? byCmd("fulfill-contract").filter((c) => c.contract === held.id).map((c) => actionButton("Fulfil", c, { primary: true })) : [];
+    $("ws-held-market").replaceChildren(...(held ? [el("h4", {}, "Market contract I hold"), contractCard(held, heldButtons)] : []));
+  }
+
+  function renderActions(legal) {
+    const card = $("ws-actions-card");
+    const shown = new Set(["rank-starting-routes", "place-engine", "choose-offer"]);
+    const mineIds = new Set();
+    if (view.viewer !== null && view.viewer !== undefined) {
+      const p = view.players[view.viewer];
+      if (p && p.private_contract) mineIds.add(p.private_contract);
+      if (p && p.market_contract) mineIds.add(p.market_contract);
+    }
+    const rest = legal.filter((c) => !shown.has(c.cmd) && !(c.cmd === "fulfill-contract" && mineIds.has(c.contract)) && c.cmd !== "discard-private-contract");
+    const groups = new Map();
+    for (const c of rest) { if (!groups.has(c.cmd)) groups.set(c.cmd, []); groups.get(c.cmd).push(c); }
+    const out = [];
+    const label = {
+      "build-track": ["Build track", (c) => c.route + (c.segments ? " (" + c.segments + " seg.)" : "")],
+      "buy-engine": ["Buy engine", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : "")],
+      "buy-upgrade": ["Buy upgrade", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · ")],
+      "borrow": ["Borrow", (c) => money(c.amount)],
+      "repay-debt": ["Repay debt", (c) => money(c.amount)],
+      "acquire-railroad": ["Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return r ? r.name + " (" + money(r.price) + ")" : "railroad " + c.railroad; }],
+      "claim-market-contract": ["Claim market contract", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination + " " + money(m.value) : "#" + c.contract; }],
+      "fulfill-contract": ["Fulfil", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination : "#" + c.contract; }],
+      "claim-connection-bonus": ["Claim connection bonus", (c) => { const b = (view.connection_bonuses || []).find((x) => x.id === c.bonus); return b ? b.name + " (" + b.ties + " ties)" : "#" + c.bonus; }],
+      "sell-track": ["Sell track", (c) => c.route],
+      "bid": ["Bid", (c) => money(c.amount)],
+    };
+    const order = ["fulfill-contract", "claim-market-contract", "build-track", "claim-connection-bonus", "buy-engine", "buy-upgrade", "acquire-railroad", "borrow", "repay-debt", "go-first", "sell-track", "bid", "pass-bid", "pass-action", "end-turn", "end-round"];
+    const keys = [...groups.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+    for (const cmd of keys) {
+      const cmds = groups.get(cmd);
+      if (label[cmd]) out.push(chooser(label[cmd][0], cmds, label[cmd][1]));
+      else for (const c of cmds) out.push(actionButton({ "go-first": "Go first next round", "pass-action": "Pass an action", "end-turn": "End my turn", "end-round": "End the round", "pass-bid": "Pass" }[cmd] || cmd, c, { primary: cmd === "end-turn" }));
+    }
+    const myTurn = view.phase === "play" && view.current_seat === view.viewer && view.viewer !== null;
+    if (myTurn || (ctx.host && view.phase === "play")) out.push(actionButton("Undo my last move", { cmd: "undo" }, { confirmLabel: "Tap again to undo" }));
+    card.hidden = out.length === 0;
+    const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
+    $("ws-actions-note").textContent = me && me.turn_actions ? "(" + me.turn_actions.length + " of 2 actions used)" : "";
+    $("ws-actions").replaceChildren(...out);
+  }
+
+  function renderMarket(legal) {
+    const claims = legal.filter((c) => c.cmd === "claim-market-contract");
+    const market = (view.market || []).map(contractById).filter(Boolean);
+    const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
+    $("ws-market").replaceChildren(
+      el("p", { class: "muted" }, view.market_open ? (me && !me.market_eligible ? "You need a Mogul or better to claim market contracts." : "Claim one when you pick it up; you may hold one at a time.") : "The market opens once a player owns a Mogul or better."),
+      ...market.map((m) => contractCard(m, claims.filter((c) => c.contract === m.id).map((c) => actionButton("Claim", c, { primary: true })))),
+      market.length ? null : el("p", { class: "muted" }, "No market contracts."));
+  }
+
+  function renderTies() {
+    const rows = [...view.players].sort((a, b) => b.ties - a.ties).map((p) => el("li", { class: p.seat === view.viewer ? "me" : "" }, el("b", {}, p.name), " — " + p.ties + " ties"));
+    const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
+    const target = view.options && view.options.target_ties;
+    const parts = [el("h3", {}, "Railroad ties" + (target ? " (first to " + target + ")" : "")), el("ol", { class: "ws-leaders" }, rows)];
+    if (me) {
+      parts.push(el("h4", {}, "How my " + me.ties + " ties add up"),
+        me.tie_breakdown.length ? el("ul", { class: "ws-breakdown" }, me.tie_breakdown.map((t) => el("li", {}, el("b", {}, "+" + t.ties), " " + t.detail + (t.round ? " (round " + t.round + ")" : "")))) : el("p", { class: "muted" }, "No ties yet: deliver contracts to earn them."));
+      parts.push(el("p", { class: "muted" }, "Money " + money(me.money) + " · debt " + money(me.debt) + (me.debt ? " · debt service per delivery: east " + money(me.debt_service.east) + ", central " + money(me.debt_service.central) + ", west " + money(me.debt_service.west) : "")));
+    }
+    const bonuses = view.connection_bonuses || [];
+    if (bonuses.length) parts.push(el("h4", {}, "Connection bonuses"), el("ul", {}, bonuses.map((b) => el("li", {}, b.name + " — " + b.ties + " ties (" + b.segments + " segments)" + (b.claimed_by && b.claimed_by.length ? " · claimed by " + b.claimed_by.map(who).join(", ") : "")))));
+    $("ws-ties").replaceChildren(...parts);
+  }
+
+  function renderFinal() {
+    const box = $("ws-final");
+    if (!view.final) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(el("h3", {}, "Final scoring (round " + view.final.round + ")"), ...view.final.scores.map((s) =>
+      el("details", { open: s.seat === view.viewer }, el("summary", {}, el("b", {}, s.name), " — " + s.ties + " ties"),
+        el("ul", { class: "ws-breakdown" }, s.breakdown.map((t) => el("li", {}, el("b", {}, "+" + t.ties), " " + t.detail))))));
+  }
+
+  function renderRailroads(legal) {
+    const acquire = legal.filter((c) => c.cmd === "acquire-railroad");
+    const grew = view.growth && view.growth.round ? " (round " + view.growth.round + ")" : "";
+    $("ws-railroads").replaceChildren(...(view.railroads || []).map((r) => el("div", { class: "ws-railroad" + (r.acquired_by !== null ? " acquired" : ""), "data-railroad": r.id },
+      el("div", { class: "row between" }, el("b", {}, r.name), el("span", { class: "muted" }, r.acquired_by !== null ? "merged into " + who(r.acquired_by) : money(r.price))),
+      el("div", { class: "ws-rr-routes" }, r.routes.map((x) => el("span", { class: "ws-rr-route" + (r.grew_last_round.includes(x.route) ? " grew" : "") }, x.route))),
+      r.grew_last_round.length ? el("div", { class: "ws-grew" }, "Grew last round" + grew + ": " + r.grew_last_round.join(", ")) : null,
+      el("div", { class: "row" }, acquire.filter((c) => c.railroad === r.id).map((c) => actionButton("Merge (" + money(r.price) + ")", c))))));
+  }
+
+  function renderCommodities() {
+    if (!board) return;
+    const inContracts = {};
+    for (const c of view.contracts || []) {
+      if (c.hidden || !["open", "held", "offered"].includes(c.status)) continue;
+      (inContracts[c.commodity] = inContracts[c.commodity] || []).push(c);
+    }
+    const producers = {};
+    for (const city of board.cities) for (const m of city.commodities) (producers[m] = producers[m] || []).push(city.name);
+    const monopoly = Object.fromEntries((view.monopoly_commodities || []).map((m) => [m.commodity, m]));
+    $("ws-commodities").replaceChildren(...board.commodities.map((m) => el("div", { class: "ws-commodity", "data-commodity": m },
+      el("div", { class: "row between" }, el("b", {}, m), monopoly[m] ? el("span", { class: "tag" }, "monopoly " + monopoly[m].ties + " ties" + (monopoly[m].holder !== null ? " · " + who(monopoly[m].holder) : "")) : null),
+      el("div", { class: "muted" }, "Produced in " + (producers[m] || []).join(", ")),
+      inContracts[m] ? el("div", {}, "In contracts: " + inContracts[m].map((c) => "→ " + c.destination + " (" + c.type + ")").join(", ")) : null)));
+  }
+
+  function renderCities() {
+    if (!board) return;
+    const filter = ($("ws-city-filter").value || "").toLowerCase();
+    const active = {};
+    for (const p of view.players) for (const c of p.active_cities || []) (active[c] = active[c] || []).push(p.name);
+    const indie = {};
+    for (const r of view.railroads || []) if (r.acquired_by === null) for (const c of r.cities) (indie[c] = indie[c] || []).push(r.name);
+    const region = Object.fromEntries(board.regions.map((r) => [r.code, r.label]));
+    $("ws-cities").replaceChildren(...board.cities.filter((c) => !filter || c.name.toLowerCase().includes(filter)).map((c) => el("div", { class: "ws-city", "data-city": c.name },
+      el("div", { class: "row between" }, el("b", {}, c.name), el("span", { class: "muted" }, region[c.region] || c.region)),
+      el("div", { class: "muted" }, (c.commodities.join(", ") || "no commodities") + (c.large ? " · large city" : "") + (c.west_coast ? " · West Coast" : "")),
+      active[c.name] ? el("div", {}, "Active for " + active[c.name].join(", ")) : null,
+      indie[c.name] ? el("div", {}, "Independent: " + indie[c.name].join(", ")) : null)));
+  }
+
+  // ---- the event feed -------------------------------------------------------------------
+  function describe(e) {
+    const c = e.contract !== undefined ? contractById(e.contract) : null;
+    switch (e.type) {
+      case "routes-ranked": return who(e.seat) + " ranked their starting routes.";
+      case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => who(Number(s)) + " " + r).join("; ") + ". " + who(e.order[0]) + " goes first.";
+      case "engine-placed": return who(e.seat) + " placed their engine in " + e.city + ".";
+      case "round-started": return "Round " + e.round + " begins: " + e.order.map(who).join(", ") + ".";
+      case "turn-started": return who(e.seat) + "'s turn.";
+      case "turn-ended": return who(e.seat) + " ended their turn.";
+      case "track-built": return who(e.seat) + " built " + e.segments + " segment(s) on " + e.route + " for " + money(e.cost) + ".";
+      case "cities-connected": return who(e.seat) + " reached " + e.cities.join(", ") + ".";
+      case "borrowed": return who(e.seat) + " borrowed " + money(e.amount) + " (debt " + money(e.debt) + ").";
+      case "railroad-grew": return e.name + " grew: " + e.route + ".";
+      case "railroads-unchanged": return "No independent railroad grew this round.";
+      case "round-ended": return "Round " + e.round + " ended.";
+      case "engine-bought": return who(e.seat) + " bought a " + e.name + " for " + money(e.cost) + ".";
+      case "contract-fulfilled": return who(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + (e.debt_service ? " less " + money(e.debt_service) + " debt service" : "") + ", " + e.ties + " ties.";
+      case "offers-dealt": return who(e.seat) + " was offered " + e.count + " new contracts.";
+      case "offer-chosen": return who(e.seat) + " chose a new private contract.";
+      case "market-opened": return "The market is open.";
+      case "market-contract-added": return "New market contract: " + e.commodity + " → " + e.destination + " (" + money(e.value) + ").";
+      case "market-contract-claimed": return who(e.seat) + " claimed " + (c ? c.commodity + " → " + c.destination : "a market contract") + ".";
+      case "connection-bonus": return who(e.seat) + " claimed a connection bonus: " + e.ties + " ties.";
+      case "railroad-acquired": return who(e.seat) + " merged with " + e.name + " for " + money(e.price) + ".";
+      case "upgrade-bought": return who(e.seat) + " bought " + e.upgrade + " for " + money(e.cost) + ".";
+      case "monopoly": return who(e.seat) + " holds the " + e.commodity + " monopoly (" + e.ties + " ties).";
+      case "game-over": return "Game over in round " + e.round + ": " + e.winners.map(who).join(" and ") + " won.";
+      case "undone": return who(e.seat) + "'s move was undone.";
+      case "game-started": return "The game started.";
+      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";
+    }
+  }
+  let feedBusy = false, feedAgain = false;
+  async function refreshFeed() {
+    if (ctx.readOnly) return;
+    if (feedBusy) { feedAgain = true; return; }  // one fetch at a time: no duplicates
+    feedBusy = true;
+    try { await fetchFeed(); } finally { feedBusy = false; }
+    if (feedAgain) { feedAgain = false; refreshFeed(); }
+  }
+  async function fetchFeed() {
+    const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + lastSeq);
+    if (!result.ok) return;
+    const feed = $("ws-feed");
+    for (const action of result.data) {
+      if (action.sequence <= lastSeq) continue;
+      lastSeq = action.sequence;
+      for (const e of action.events) if (!["turn-started"].includes(e.type)) feed.prepend(el("li", { class: "ev-" + e.type }, describe(e)));
+    }
+    while (feed.children.length > 60) feed.lastChild.remove();
+  }
+
+  // ---- tabs -------------------------------------------------------------------------------
+  function showTab(name) {
+    tab = name;
+    for (const b of document.querySelectorAll(".ws-tabs [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== name;
+  }
+  document.querySelectorAll(".ws-tabs [data-tab]").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
+  $("ws-city-filter").addEventListener("input", () => view && renderCities());
+
+  async function loadBoard(code) {
+    const result = await Junction.api("GET", "/api/wood-and-steel/games/" + code + "/board");
+    if (result.ok) { board = result.data; if (view) { renderCommodities(); renderCities(); } }
+  }
+
+  window.JunctionPlay = {
+    render(payload, context) {
+      ctx = context;
+      view = payload.state;
+      if (!view) return;
+      if (!board) loadBoard(ctx.code);
+      const legal = payload.legal_commands || [];
+      $("version").textContent = payload.version;
+      $("ws-heading").textContent = (view.round ? "Round " + view.round + " · " : "") + (PHASES[view.phase] || view.phase);
+      const me = view.viewer;
+      const myMove = legal.length > 0;
+      let turn;
+      if (view.phase === "finished") turn = "Game over.";
+      else if (view.phase === "ranking" || view.phase === "engines") turn = myMove ? "Your move." : "Waiting for the others…";
+      else turn = view.current_seat === me && me !== null ? "Your turn." : "Waiting for " + who(view.current_seat) + "…";
+      $("ws-turn").textContent = turn;
+      $("ws-turn").classList.toggle("mine", myMove);
+      document.body.dataset.myTurn = String(myMove);
+      document.body.dataset.phase = view.phase;
+      const p = me !== null && me !== undefined ? view.players[me] : null;
+      $("ws-me").textContent = p ? p.name + " · " + p.ties + " ties · " + money(p.money) + (p.debt ? " (debt " + money(p.debt) + ")" : "") + (p.engines && p.engines.length ? " · " + p.engines[p.engines.length - 1].name : "") : "Watching.";
+      if (view.phase !== "ranking") ranking = [];
+      renderSetup(legal);
+      renderMine(legal);
+      renderActions(legal);
+      renderFinal();
+      renderMarket(legal);
+      renderTies();
+      renderRailroads(legal);
+      renderCommodities();
+      renderCities();
+      refreshFeed();
+    },
+    describe,
+  };
+})();

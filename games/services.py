@@ -289,11 +289,16 @@ def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandRes
 
 
 def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = None) -> None:
-    game = broadcast.game_changed(game_id, game=game)
-    if schedule_bots and game is not None and _bot_to_move(game):
-        from .bots import bots_schedule
+    """Runs once the change is committed: it must never fail the request that made it
+    (clients that miss a broadcast catch up by version)."""
+    try:
+        game = broadcast.game_changed(game_id, game=game)
+        if schedule_bots and game is not None and _bot_to_move(game):
+            from .bots import bots_schedule
 
-        bots_schedule(game_id)
+            bots_schedule(game_id)
+    except Exception:
+        log.exception("after-commit work failed for game %s", game_id)
 
 
 def _bot_to_move(game: Game) -> bool:

@@ -224,3 +224,17 @@ def test_racing_without_expected_version_all_apply_in_a_gapless_log():
     # Seat 0 may only move on its own turn: exactly one wins, the others are told why.
     assert accepted == [2] and sorted(set(refused)) == ["not-your-turn"] and len(refused) == 5
     assert list(game.actions.values_list("sequence", flat=True)) == [1, 2]
+
+
+def test_a_failing_broadcast_never_fails_the_committed_command(django_capture_on_commit_callbacks, monkeypatch):
+    from games import broadcast
+
+    code, tokens = make_game()
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("channel layer down")
+
+    monkeypatch.setattr(broadcast, "game_messages", explode)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = add(code, tokens[0], 1)
+    assert result.version == 2 and game_get(code=code).version == 2

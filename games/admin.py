@@ -46,11 +46,13 @@ class GameAdmin(admin.ModelAdmin):
         if change:
             from django.db import transaction
 
-            from . import broadcast, hooks
+            from . import hooks
 
             if obj.state is not None:
                 hooks.state_saved(obj.kind, obj, obj.state)
-            transaction.on_commit(lambda: broadcast.game_changed(obj.pk))
+            from .services import _after_commit
+
+            transaction.on_commit(lambda: _after_commit(obj.pk, schedule_bots=False))
 
 
 @admin.register(Action)

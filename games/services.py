@@ -86,7 +86,7 @@ def game_create(
             continue
     else:  # pragma: no cover - 23^5 codes
         raise ServiceError("no-code-available", "Could not allocate a join code; try again.", status=503)
-    transaction.on_commit(lambda: broadcast.lobby_changed())
+    transaction.on_commit(_guarded(broadcast.lobby_changed))
     return GameCreated(game=game, host_token=host_token, seat=seat)
 
 
@@ -120,7 +120,7 @@ def seat_join(*, code: str, name: str, color: str | None = None, token: str | No
             token_hash=game.host_token_hash if host_joining else hash_token(new_secret),
             is_host=host_joining,
         )
-        transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+        transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
     return seat, (token if host_joining else new_secret), True
 
 
@@ -147,7 +147,7 @@ def seat_add_bot(*, code: str, actor: Actor, bot: str, name: str | None = None) 
             is_bot=True,
             bot=bot,
         )
-        transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+        transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
     return seat
 
 
@@ -271,7 +271,7 @@ def game_abandon(*, code: str, actor: Actor) -> Game:
     if game.status in (Game.Status.FINISHED, Game.Status.ABANDONED):
         raise Conflict(f"game-{game.status}", f"This game is already {game.status}.")
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABANDONED, updated_at=timezone.now())
-    transaction.on_commit(lambda: broadcast.game_changed(game.pk))
+    transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
     game.refresh_from_db()
     return game
 
@@ -286,6 +286,16 @@ def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandRes
     if action.seat != actor.seat:
         raise Conflict("duplicate-command-id", "This command id was already used by another seat.", version=game.version)
     return CommandResult(version=action.sequence, events=action.events, cmd=action.command.get("cmd", ""), duplicate=True)
+
+
+def _guarded(fn):
+    def run() -> None:
+        try:
+            fn()
+        except Exception:
+            log.exception("after-commit %s failed", getattr(fn, "__name__", fn))
+
+    return run
 
 
 def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = None) -> None:

@@ -114,6 +114,9 @@ class PlayerProgress(models.Model):
         verbose_name_plural = "player progress"
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="progress_unique_per_seat")]
 
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat}): {self.ties} ties"
+
 
 class Contract(models.Model):
     class Kind(models.TextChoices):
@@ -136,6 +139,9 @@ class Contract(models.Model):
         ordering = ["game", "contract_id"]
         constraints = [models.UniqueConstraint(fields=["game", "contract_id"], name="contract_unique_per_game")]
 
+    def __str__(self) -> str:
+        return f"#{self.contract_id} {self.commodity} → {self.destination} ({self.kind}, {self.status})"
+
 
 class IndependentRailroad(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ws_railroads")
@@ -148,3 +154,6 @@ class IndependentRailroad(models.Model):
     class Meta:
         ordering = ["game", "railroad_id"]
         constraints = [models.UniqueConstraint(fields=["game", "railroad_id"], name="railroad_unique_per_game")]
+
+    def __str__(self) -> str:
+        return self.name

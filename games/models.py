@@ -65,7 +65,8 @@ class Action(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Acting seat; empty for the host.")
     command = models.JSONField()
     events = models.JSONField(default=list, blank=True)
-    command_id = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "": commands without an id must not collide in the unique constraint.
+    command_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -248,7 +248,7 @@ def game_command(
                     if finished:
                         game.status, game.finished_at = Game.Status.FINISHED, now
                     saved = game  # now carries the new state: the broadcast needs no second read
-                    transaction.on_commit(lambda: _after_commit(saved.pk, schedule_bots=schedule_bots, game=saved))
+                    transaction.on_commit(lambda saved=saved: _after_commit(saved.pk, schedule_bots=schedule_bots, game=saved))
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.
             if command_id is not None:

@@ -1,5 +1,9 @@
 """Companion pages (the table screen)."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import views
+
+urlpatterns = [
+    path("games/<str:code>/table", views.table, name="ws-table"),
+]

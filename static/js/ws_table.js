@@ -1,0 +1,438 @@
+/* Wood and Steel table / host screen: the board drawn from the map data (routes in
+ * segment blocks, cities, the independent railroads in their colours, the players'
+ * track and cities in their seat colours), whose turn, the round, the players, the
+ * market and what happened — following the game live as a spectator.
+ * Only public table information is ever shown here (this screen faces the room). */
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const el = Junction.el;
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const money = (n) => (n < 0 ? "−$" : "$") + Math.abs(n || 0).toLocaleString("en-US");
+  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+  const cityCount = (n) => n + (n === 1 ? " city" : " cities");
+  const PHASES = { ranking: "Choosing starting routes", engines: "Placing engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
+  const SEAT_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98", orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
+  // Independents: earthy and pastel tones kept apart from the eight seat colours.
+  const INDIE_COLORS = ["#17a2a2", "#d6589a", "#8a9a1b", "#8d5a2b", "#5fb6e6", "#6a5acd", "#c98f1c", "#7b1f3a", "#3d8f6a", "#b5651d", "#5c6b7a", "#a3c644"];
+  const indieColor = (id) => INDIE_COLORS[((Number(id) || 0) % INDIE_COLORS.length + INDIE_COLORS.length) % INDIE_COLORS.length];
+
+  const initial = Junction.readJson("game-data");
+  const code = initial.code;
+  let summary = initial;
+  let board = Junction.readJson("board-data");
+  let view = null, status = initial.status, lastSeq = 0;
+  let geo = null;  // city positions and route geometry, built once per board
+
+  document.body.classList.add("ws-table-body");
+
+  // Connect with a host token only when it has no seat: a seat's token would bring
+  // that seat's secrets onto a screen the whole table can read.
+  const mine = Junction.seatFor(code) || {};
+  const seatless = mine.seat === undefined || mine.seat === null;
+  const token = mine.host && seatless ? mine.token : null;
+  document.body.dataset.viewer = token ? "host" : "spectator";
+
+  // ---- helpers -----------------------------------------------------------------------
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v);
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  const seatInfo = (seat) => (summary.seats || []).find((s) => s.index === seat);
+  const seatColor = (seat) => SEAT_COLORS[(seatInfo(seat) || {}).color] || "#777";
+  const playerName = (seat) => {
+    if (seat === null || seat === undefined) return "the host";
+    const p = view && view.players.find((x) => x.seat === seat);
+    return p ? p.name : (seatInfo(seat) || {}).name || "seat " + seat;
+  };
+  const dot = (color, extra) => el("span", { class: "ws-t-dot" + (extra ? " " + extra : ""), style: "background:" + color });
+  const routeKey = (a, b) => [a, b].sort().join("-");
+
+  // ---- the static board: routes in segment blocks, cities, labels ------------------------
+  const GAP = 2.6;  // gap between segment blocks, in board pixels
+  const radius = (city) => (city.large ? 7.5 : 5);
+
+  function buildGeometry() {
+    const cities = new Map(board.cities.map((c) => [c.name, c]));
+    const routes = new Map();
+    for (const r of board.routes) {
+      const a = cities.get(r.a), b = cities.get(r.b);
+      if (!a || !b) continue;
+      const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len, uy = dy / len;
+      const ra = radius(a) + 2, rb = radius(b) + 2;
+      const visible = Math.max(4, len - ra - rb);
+      const n = r.length;
+      const block = Math.max(1, (visible - (n - 1) * GAP) / n);
+      routes.set(routeKey(r.a, r.b), {
+        route: r, a, b, ux, uy, nx: -uy, ny: ux, visible, block,
+        p1: { x: a.x + ux * ra, y: a.y + uy * ra }, p2: { x: b.x - ux * rb, y: b.y - uy * rb },
+      });
+    }
+    const xs = board.cities.map((c) => c.x), ys = board.cities.map((c) => c.y);
+    const box = { x: Math.min(...xs) - 30, y: Math.min(...ys) - 26, w: Math.max(...xs) - Math.min(...xs) + 130, h: Math.max(...ys) - Math.min(...ys) + 52 };
+    return { cities, routes, box };
+  }
+
+  // A stretch of one route, offset sideways, from one end for `segments` blocks.
+  function stretch(g, fromCity, segments, offset, attrs) {
+    const reverse = fromCity === g.b.name;
+    const start = reverse ? g.p2 : g.p1;
+    const dir = reverse ? -1 : 1;
+    const n = Math.min(segments, g.route.length);
+    const length = n * g.block + (n - 1) * GAP;
+    const ox = g.nx * offset, oy = g.ny * offset;
+    return svg("line", Object.assign({
+      x1: (start.x + ox).toFixed(1), y1: (start.y + oy).toFixed(1),
+      x2: (start.x + ox + dir * g.ux * length).toFixed(1), y2: (start.y + oy + dir * g.uy * length).toFixed(1),
+      "stroke-dasharray": g.block.toFixed(2) + " " + GAP,
+    }, attrs));
+  }
+
+  function drawStaticBoard() {
+    geo = buildGeometry();
+    const root = $("ws-board");
+    const { box } = geo;
+    root.setAttribute("viewBox", [box.x, box.y, box.w, box.h].map((v) => v.toFixed(0)).join(" "));
+    const title = root.querySelector("title");
+    root.replaceChildren(title);
+    root.append(svg("rect", { x: box.x, y: box.y, width: box.w, height: box.h, rx: 14, class: "ws-sea" }));
+
+    // Faint region names at the middle of their cities.
+    const regions = svg("g", { class: "ws-regions", "aria-hidden": "true" });
+    for (const region of board.regions || []) {
+      const inside = board.cities.filter((c) => c.region === region.code);
+      if (!inside.length) continue;
+      const cx = inside.reduce((s, c) => s + c.x, 0) / inside.length, cy = inside.reduce((s, c) => s + c.y, 0) / inside.length;
+      regions.append(svg("text", { x: cx.toFixed(0), y: (cy + 4).toFixed(0), class: "ws-region-label" }, region.label));
+    }
+    root.append(regions);
+
+    const routes = svg("g", { class: "ws-routes", id: "ws-routes" });
+    for (const [key, g] of geo.routes) {
+      const r = g.route;
+      const line = stretch(g, g.a.name, r.length, 0, { class: "ws-route" + (r.mountainous ? " mountain" : ""), "data-route": key });
+      line.append(svg("title", {}, key.replace("-", " – ") + ": " + plural(r.length, "segment") + (r.mountainous ? ", mountainous" : "")));
+      routes.append(line);
+      if (r.mountainous) {
+        const mx = (g.p1.x + g.p2.x) / 2 + g.nx * 6.5, my = (g.p1.y + g.p2.y) / 2 + g.ny * 6.5;
+        routes.append(svg("path", { d: `M${(mx - 3.6).toFixed(1)} ${(my + 2.6).toFixed(1)} l3.6 -6 l3.6 6 z`, class: "ws-peak", "aria-hidden": "true" }));
+      }
+    }
+    root.append(routes);
+    root.append(svg("g", { id: "ws-highlights" }), svg("g", { id: "ws-overlays" }));
+
+    const cities = svg("g", { class: "ws-cities", id: "ws-cities" });
+    const labels = svg("g", { class: "ws-labels", "aria-hidden": "true" });
+    const rightEdge = box.x + box.w - 110;
+    for (const c of board.cities) {
+      const dotNode = svg("circle", { cx: c.x, cy: c.y, r: radius(c), class: "ws-city" + (c.large ? " large" : ""), "data-city": c.name });
+      dotNode.append(svg("title", {}, c.name + (c.commodities && c.commodities.length ? " — " + c.commodities.join(", ") : "")));
+      cities.append(dotNode);
+      const left = c.x > rightEdge;
+      labels.append(svg("text", {
+        x: (c.x + (left ? -1 : 1) * (radius(c) + 3)).toFixed(1), y: (c.y + 3.6).toFixed(1),
+        class: "ws-label" + (c.large ? " large" : ""), "text-anchor": left ? "end" : "start",
+      }, c.label || c.name));
+    }
+    root.append(svg("g", { id: "ws-rings" }), cities, labels, svg("g", { id: "ws-markers" }));
+  }
+
+  // ---- the live board: independents, players' track and cities, engines ----------------
+  function drawLiveBoard() {
+    if (!geo || !view) return;
+    const overlays = [];  // per route: [{color, from, segments, cls, ...}]
+    const add = (key, item) => {
+      const g = geo.routes.get(key);
+      if (!g) return;
+      overlays.push(Object.assign({ key, g }, item));
+    };
+    const indieOf = new Map();
+    for (const rr of view.railroads || []) {
+      if (rr.acquired_by !== null && rr.acquired_by !== undefined) continue;
+      const color = indieColor(rr.id);
+      for (const c of rr.cities) indieOf.set(c, color);
+      for (const x of rr.routes) {
+        const g = geo.routes.get(x.route);
+        if (g) add(x.route, { color, from: g.a.name, segments: g.route.length, cls: "ws-indie", railroad: rr.id, grew: rr.grew_last_round.includes(x.route), title: rr.name });
+      }
+    }
+    for (const p of view.players || []) {
+      const network = new Set(p.network || []);
+      for (const t of p.track || []) {
+        const g = geo.routes.get(t.route);
+        if (!g) continue;
+        // Partial track grows out of the player's network.
+        const from = network.has(g.a.name) || !network.has(g.b.name) ? g.a.name : g.b.name;
+        add(t.route, { color: seatColor(p.seat), from, segments: t.segments, cls: "ws-track", seat: p.seat, title: p.name + (t.segments < t.length ? " (" + t.segments + " of " + t.length + " segments)" : "") });
+      }
+    }
+    const byRoute = new Map();
+    for (const o of overlays) { if (!byRoute.has(o.key)) byRoute.set(o.key, []); byRoute.get(o.key).push(o); }
+    const layer = $("ws-overlays");
+    const glow = $("ws-highlights");
+    const parts = [], halos = [];
+    const SPACING = 5.2;
+    for (const list of byRoute.values()) {
+      list.forEach((o, i) => {
+        const offset = (i - (list.length - 1) / 2) * SPACING;
+        if (o.grew) halos.push(stretch(o.g, o.from, o.segments, offset, { class: "ws-grew-halo" }));
+        const attrs = { class: o.cls + (o.grew ? " grew" : ""), stroke: o.color, "data-route": o.key };
+        if (o.railroad !== undefined) attrs["data-railroad"] = o.railroad;
+        if (o.seat !== undefined) attrs["data-seat"] = o.seat;
+        const line = stretch(o.g, o.from, o.segments, offset, attrs);
+        line.append(svg("title", {}, o.title + ": " + o.key.replace("-", " – ")));
+        parts.push(line);
+      });
+    }
+    // Starting routes while players rank them: show what is on offer.
+    if (view.phase === "ranking") {
+      for (const s of view.starting_routes || []) {
+        const g = geo.routes.get(s.route);
+        if (g) halos.push(stretch(g, g.a.name, g.route.length, 0, { class: "ws-start-halo", "data-start": s.route }));
+      }
+    }
+    glow.replaceChildren(...halos);
+    layer.replaceChildren(...parts);
+
+    // City dots: an independent's cities take its colour.
+    for (const node of document.querySelectorAll("#ws-cities circle.ws-city")) {
+      const color = indieOf.get(node.dataset.city);
+      node.style.fill = color || "";
+      node.classList.toggle("indie", !!color);
+    }
+    // Players' active cities: a ring per player in the seat colour, engines as diamonds.
+    const rings = [], markers = [];
+    const ringCount = new Map();
+    for (const p of view.players || []) {
+      for (const name of p.active_cities || []) {
+        const c = geo.cities.get(name);
+        if (!c) continue;
+        const k = ringCount.get(name) || 0;
+        ringCount.set(name, k + 1);
+        rings.push(svg("circle", { cx: c.x, cy: c.y, r: (radius(c) + 2.6 + k * 2.6).toFixed(1), class: "ws-ring", stroke: seatColor(p.seat), "data-seat": p.seat, "data-city": name }));
+      }
+      if (p.engine_city && geo.cities.has(p.engine_city)) {
+        const c = geo.cities.get(p.engine_city);
+        const x = c.x - radius(c) - 5, y = c.y - radius(c) - 5;
+        const m = svg("rect", { x: (x - 4.5).toFixed(1), y: (y - 4.5).toFixed(1), width: 9, height: 9, transform: `rotate(45 ${x.toFixed(1)} ${y.toFixed(1)})`, class: "ws-engine", fill: seatColor(p.seat), "data-seat": p.seat, "data-city": p.engine_city });
+        m.append(svg("title", {}, p.name + "'s engine in " + p.engine_city));
+        markers.push(m);
+      }
+    }
+    $("ws-rings").replaceChildren(...rings.reverse());
+    $("ws-markers").replaceChildren(...markers);
+  }
+
+  // ---- the side panels ------------------------------------------------------------------
+  function renderStatus() {
+    const round = $("ws-t-round"), phase = $("ws-t-phase"), turn = $("ws-t-turn"), note = $("ws-t-note");
+    document.body.dataset.status = status;
+    if (!view) {
+      round.textContent = "";
+      phase.textContent = status === "lobby" ? "Waiting to start" : "Loading…";
+      turn.replaceChildren(status === "lobby" ? "Players are joining: " + (summary.seats || []).map((s) => s.name).join(", ") : "");
+      $("ws-t-headline").textContent = status === "lobby" ? "Join with code " + code : "";
+      $("ws-t-order").replaceChildren();
+      note.textContent = "";
+      return;
+    }
+    document.body.dataset.phase = view.phase;
+    round.textContent = view.round ? "Round " + view.round : "Setup";
+    phase.textContent = PHASES[view.phase] || view.phase;
+    let headline = "", noteText = "";
+    if (view.phase === "ranking") {
+      const waiting = view.players.filter((p) => !p.ranked);
+      turn.replaceChildren("Everyone ranks three starting routes");
+      noteText = waiting.length ? "Waiting for " + waiting.map((p) => p.name).join(", ") + "." : "";
+      headline = "The highlighted routes are the starting routes.";
+    } else if (view.phase === "engines") {
+      const waiting = view.players.filter((p) => !p.engine_city);
+      turn.replaceChildren("Everyone places their engine");
+      noteText = waiting.length ? "Waiting for " + waiting.map((p) => p.name).join(", ") + "." : "";
+      headline = view.players.map((p) => p.name + ": " + (p.start_route || "?").replace("-", " – ")).join(" · ");
+    } else if (view.phase === "finished") {
+      const scores = (view.final && view.final.scores) || [];
+      const best = scores.length ? Math.max(...scores.map((s) => s.ties)) : null;
+      const winners = scores.filter((s) => s.ties === best).map((s) => s.name);
+      turn.replaceChildren(winners.length ? winners.join(" and ") + " won with " + plural(best, "tie") : "Game over");
+      headline = "Final scores: " + scores.map((s) => s.name + " " + s.ties).join(" · ");
+    } else if (view.phase === "auction" && view.auction) {
+      turn.replaceChildren(dot(seatColor(view.auction.bidder)), playerName(view.auction.bidder) + " bids");
+      noteText = playerName(view.auction.seller) + " is selling track" + (view.auction.lot ? " (" + view.auction.lot.route + ")" : "") + "; high bid " + money(view.auction.high) + ".";
+    } else {
+      const current = view.current_seat;
+      turn.replaceChildren(dot(seatColor(current), "big"), el("span", { id: "ws-t-current", "data-seat": current }, playerName(current)), "’s turn");
+      const p = view.players.find((x) => x.seat === current);
+      noteText = p ? (p.turn_actions.length ? "Actions so far: " + p.turn_actions.join(", ").replace(/-/g, " ") + "." : "No action taken yet this turn.") : "";
+      if (view.go_first !== null && view.go_first !== undefined) noteText += " " + playerName(view.go_first) + " goes first next round.";
+    }
+    note.textContent = noteText;
+    $("ws-t-headline").textContent = headline;
+    const order = view.order || [];
+    $("ws-t-order").replaceChildren(...order.map((seat) => el("li", { class: "ws-t-chip" + (seat === view.current_seat && view.phase === "play" ? " current" : ""), "data-seat": seat },
+      dot(seatColor(seat)), playerName(seat))));
+  }
+
+  function renderPlayers() {
+    const tbody = $("ws-t-players");
+    if (!view) {
+      tbody.replaceChildren(...(summary.seats || []).map((s) => el("tr", { "data-seat": s.index }, el("td", {}, dot(seatColor(s.index)), s.name), el("td", { class: "num" }, "–"), el("td", { class: "num" }, "–"), el("td", {}, ""))));
+      return;
+    }
+    const order = view.order && view.order.length ? view.order : view.players.map((p) => p.seat);
+    const target = view.options && view.options.target_ties;
+    tbody.replaceChildren(...order.map((seat) => view.players.find((p) => p.seat === seat)).filter(Boolean).map((p) => {
+      const engine = p.engines && p.engines.length ? p.engines[p.engines.length - 1].name.replace(/^[\d-]+ /, "") : "";
+      const held = p.market_contract ? (view.contracts || []).find((c) => c.id === p.market_contract) : null;
+      return el("tr", { class: p.seat === view.current_seat && view.phase === "play" ? "current" : "", "data-seat": p.seat },
+        el("td", {}, el("div", { class: "ws-t-pname" }, dot(seatColor(p.seat)), el("b", {}, p.name)),
+          el("div", { class: "ws-t-psub" }, cityCount((p.active_cities || []).length) + (p.engine_city ? " · engine " + p.engine_city : "") + (held && !held.hidden ? " · holds " + held.commodity + " → " + held.destination : ""))),
+        el("td", { class: "num ws-t-ties", title: target ? "first to " + target + " ties" : "" }, String(p.ties)),
+        el("td", { class: "num" }, money(p.money), p.debt ? el("div", { class: "ws-t-psub" }, "debt " + money(p.debt)) : null),
+        el("td", { class: "ws-t-engine" }, engine));
+    }));
+  }
+
+  function contractRow(c, extra) {
+    return el("li", { class: "ws-t-contract", "data-contract": c.id },
+      el("span", { class: "ws-t-cmain" }, el("b", {}, c.commodity), " → ", el("b", {}, c.destination)),
+      el("span", { class: "ws-t-cval" }, money(c.value)),
+      el("span", { class: "ws-t-cties" }, plural(c.ties, "tie")),
+      extra || null);
+  }
+
+  function renderMarket() {
+    const box = $("ws-t-market");
+    if (!view) { box.replaceChildren(el("p", { class: "muted" }, "The market opens once a player owns a Mogul or better.")); return; }
+    const byId = new Map((view.contracts || []).map((c) => [c.id, c]));
+    const open = (view.market || []).map((id) => byId.get(id)).filter((c) => c && !c.hidden);
+    const held = (view.contracts || []).filter((c) => c.type === "market" && c.status === "held" && !c.hidden);
+    const parts = [];
+    if (!view.market_open) parts.push(el("p", { class: "muted" }, "Closed: the market opens once a player owns a Mogul or better."));
+    else if (!open.length) parts.push(el("p", { class: "muted" }, "No open market contracts."));
+    if (open.length) parts.push(el("ul", { class: "ws-t-contracts", id: "ws-t-open" }, open.map((c) => contractRow(c))));
+    if (held.length) parts.push(el("h3", {}, "Claimed"), el("ul", { class: "ws-t-contracts held" }, held.map((c) => contractRow(c, el("span", { class: "ws-t-holder" }, dot(seatColor(c.holder)), playerName(c.holder))))));
+    const privates = (view.contracts || []).filter((c) => c.type === "private" && c.status === "held");
+    if (privates.length) parts.push(el("p", { class: "muted ws-t-privnote" }, "Private contracts held: " + privates.map((c) => playerName(c.holder)).join(", ") + " (secret)."));
+    box.replaceChildren(...parts);
+  }
+
+  function renderLegend() {
+    const list = $("ws-t-legend");
+    if (!view) { list.replaceChildren(el("li", { class: "muted" }, "Placed when the game starts.")); return; }
+    const growthRound = view.growth && view.growth.round;
+    const rows = (view.railroads || []).map((r) => {
+      const merged = r.acquired_by !== null && r.acquired_by !== undefined;
+      return el("li", { class: "ws-t-rr" + (merged ? " merged" : "") + (r.grew_last_round.length ? " grew" : ""), "data-railroad": r.id },
+        el("span", { class: "ws-t-swatch", style: "background:" + indieColor(r.id) }),
+        el("div", { class: "ws-t-rrbody" },
+          el("div", { class: "ws-t-rrhead" }, el("b", { class: "ws-t-rrname" }, r.name),
+            el("span", { class: "ws-t-rrmeta" }, merged ? "" : plural(r.segments, "segment") + " · " + money(r.price))),
+          merged
+            ? el("div", { class: "ws-t-merged" }, dot(seatColor(r.acquired_by)), "merged into " + playerName(r.acquired_by) + "’s railroad" + (r.acquired_round ? " in round " + r.acquired_round : "") + (r.price ? " for " + money(r.price) : ""))
+            : el("div", { class: "ws-t-rrcities" }, r.cities.join(", ")),
+          r.grew_last_round.length && !merged ? el("div", { class: "ws-t-grew" }, "grew" + (growthRound ? " in round " + growthRound : "") + ": " + r.grew_last_round.map((x) => x.replace("-", " – ")).join(", ")) : null));
+    });
+    list.replaceChildren(...rows);
+  }
+
+  // ---- what happened --------------------------------------------------------------------
+  function describe(e) {
+    const n = playerName;
+    switch (e.type) {
+      case "routes-ranked": return n(e.seat) + " ranked their starting routes.";
+      case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + r.replace("-", " – ")).join("; ") + ". " + n(e.order[0]) + " goes first.";
+      case "engine-placed": return n(e.seat) + " placed their engine in " + e.city + ".";
+      case "round-started": return "Round " + e.round + " begins.";
+      case "turn-ended": return n(e.seat) + " ended their turn.";
+      case "track-built": return n(e.seat) + " built " + plural(e.segments, "segment") + " on " + e.route.replace("-", " – ") + " (" + money(e.cost) + ").";
+      case "cities-connected": return n(e.seat) + " reached " + e.cities.join(", ") + ".";
+      case "borrowed": return n(e.seat) + " borrowed " + money(e.amount) + ".";
+      case "repaid": return n(e.seat) + " repaid debt.";
+      case "railroad-grew": return e.name + " grew: " + e.route.replace("-", " – ") + ".";
+      case "railroads-unchanged": return "No independent railroad grew.";
+      case "round-ended": return "Round " + e.round + " ended.";
+      case "engine-bought": return n(e.seat) + " bought a " + e.name + ".";
+      case "contract-fulfilled": return n(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + ", " + plural(e.ties, "tie") + ".";
+      case "offers-dealt": return n(e.seat) + " drew new contract offers.";
+      case "offer-chosen": return n(e.seat) + " took a new private contract.";
+      case "private-contract-discarded": return n(e.seat) + " discarded their private contract.";
+      case "starting-contract-dealt": return n(e.seat) + " got a starting contract.";
+      case "market-opened": return "The market is open.";
+      case "market-contract-added": return "New market contract: " + e.commodity + " → " + e.destination + " (" + money(e.value) + ").";
+      case "market-contract-claimed": return n(e.seat) + " claimed a market contract.";
+      case "connection-bonus": return n(e.seat) + " claimed a connection bonus (" + plural(e.ties, "tie") + ").";
+      case "railroad-acquired": return n(e.seat) + " merged with " + e.name + " for " + money(e.price) + ".";
+      case "upgrade-bought": return n(e.seat) + " bought " + String(e.upgrade).replace(/-/g, " ") + ".";
+      case "monopoly": return n(e.seat) + " holds the " + e.commodity + " monopoly.";
+      case "go-first": return n(e.seat) + " will go first next round.";
+      case "final-round": return "Final round!";
+      case "game-over": return "Game over in round " + e.round + ".";
+      case "bankruptcy": return n(e.seat) + " went bankrupt.";
+      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + n(e.seat) + ")" : "") + ".";
+    }
+  }
+  const QUIET = new Set(["turn-started"]);
+  let feedBusy = false, feedAgain = false;
+  async function refreshFeed() {
+    if (feedBusy) { feedAgain = true; return; }  // one fetch at a time, so nothing shows twice
+    feedBusy = true;
+    try {
+      const result = await Junction.api("GET", "/api/games/" + encodeURIComponent(code) + "/actions?after=" + lastSeq);
+      if (result.ok && Array.isArray(result.data)) {
+        const feed = $("ws-t-feed");
+        for (const action of result.data) {
+          if (action.sequence <= lastSeq) continue;
+          lastSeq = action.sequence;
+          for (const e of action.events || []) {
+            if (QUIET.has(e.type)) continue;
+            const seat = e.seat !== undefined && e.seat !== null ? e.seat : null;
+            feed.prepend(el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, seat !== null ? dot(seatColor(seat), "small") : null, describe(e)));
+          }
+        }
+        while (feed.children.length > 40) feed.lastChild.remove();
+      }
+    } finally { feedBusy = false; }
+    if (feedAgain) { feedAgain = false; refreshFeed(); }
+  }
+
+  // ---- wiring -----------------------------------------------------------------------------
+  function renderAll() {
+    renderStatus();
+    renderPlayers();
+    renderMarket();
+    renderLegend();
+    drawLiveBoard();
+  }
+
+  async function loadBoard() {
+    for (let attempt = 0; !board && attempt < 20; attempt++) {
+      const result = await Junction.api("GET", "/api/wood-and-steel/games/" + encodeURIComponent(code) + "/board");
+      if (result.ok) { board = result.data; break; }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 500 * (attempt + 1))));
+    }
+    if (board) { drawStaticBoard(); drawLiveBoard(); }
+  }
+
+  Junction.connectGame(code, token, {
+    onStatus(s) { const c = $("conn"); c.dataset.state = s; c.textContent = s === "open" ? "live" : s === "connecting" ? "connecting…" : "offline"; },
+    onGame(game) { summary = game; status = game.status; renderAll(); },
+    onState(payload) {
+      document.body.dataset.version = payload.version;
+      status = payload.status || status;
+      view = payload.state || null;
+      renderAll();
+      if (payload.version > 0) refreshFeed();
+    },
+    onError(error) { Junction.showError($("ws-t-error"), error.message); },
+  });
+
+  if (board) drawStaticBoard(); else loadBoard();
+  renderAll();
+})();

@@ -128,6 +128,7 @@ def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, opti
     prng = random.Random(seed)
     indie_sizes: list[dict[str, Any]] = []
     ties_by_round: list[list[int]] = []
+    start_order: list[int] | None = None  # turn order of round 1 (least desirable start first)
     steps = 0
     while not engine.is_finished(state) and steps < max_steps:
         seats = engine.active_seats(state)
@@ -138,15 +139,33 @@ def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, opti
         events = engine.apply(state, seat=seat, command=cmd)
         steps += 1
         for e in events:
+            if e["type"] == "round-started" and e["round"] == 1:
+                start_order = list(e["order"])
             if e["type"] == "round-ended":
                 indie_sizes.append(
                     {"round": e["round"], "sizes": [len(r["routes"]) for r in state["railroads"] if r["acquired_by"] is None], "grew": sum(1 for g in state["growth"])}
                 )
-                ties_by_round.append([engine._ties(state, p) for p in state["players"]])
-    return summarize(engine, state, indie_sizes, ties_by_round, seed, steps), state
+                # ties in play at the end of the round (the last round's finish has
+                # already added the end-of-game bonuses by the time we see the event)
+                ties_by_round.append([_play_ties(engine, state, p) for p in state["players"]])
+    return summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_order), state
 
 
-def summarize(engine, state, indie_sizes, ties_by_round, seed, steps) -> dict[str, Any]:
+def _play_ties(engine, state, p) -> int:
+    """A player's ties without the end-of-game bonuses (regional dominance, Challenger)."""
+    return engine._ties(state, p) - sum(x["ties"] for x in p["end_bonus"])
+
+
+def end_reason(engine, state) -> str:
+    """Why the game stopped: 'target' (someone reached target_ties in play),
+    'round-limit' (max_rounds), or 'unfinished' (the simulator's step cap)."""
+    if not state["finished"]:
+        return "unfinished"
+    target = state["options"]["target_ties"]
+    return "target" if any(_play_ties(engine, state, p) >= target for p in state["players"]) else "round-limit"
+
+
+def summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_order: list[int] | None = None) -> dict[str, Any]:
     contracts = [
         {"id": c["id"], "type": c["type"], "commodity": c["commodity"], "destination": c["destination"], "value": c["value"], "ties": c["ties"], "status": c["status"], "holder": c["holder"], "reason": c["reason"]}
         for c in state["contracts"]
@@ -161,6 +180,11 @@ def summarize(engine, state, indie_sizes, ties_by_round, seed, steps) -> dict[st
         "finished": state["finished"],
         "winners": final.get("winners", []),
         "end_round": final.get("round"),
+        "end_reason": end_reason(engine, state),
+        "start_order": start_order,
+        "start_routes": [p["start_route"] for p in state["players"]],
+        "desirability": [p["desirability"] for p in state["players"]],
+        "end_bonus_ties": [sum(x["ties"] for x in p["end_bonus"]) for p in state["players"]],
         "ties": [engine._ties(state, p) for p in state["players"]],
         "money": [p["money"] for p in state["players"]],
         "deliveries": [len(p["fulfilled"]) for p in state["players"]],

@@ -13,8 +13,9 @@
   const cityCount = (n) => n + (n === 1 ? " city" : " cities");
   const PHASES = { ranking: "Choosing starting routes", engines: "Placing engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
   const SEAT_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98", orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
-  // Independents: earthy and pastel tones kept apart from the eight seat colours.
-  const INDIE_COLORS = ["#17a2a2", "#d6589a", "#8a9a1b", "#8d5a2b", "#5fb6e6", "#6a5acd", "#c98f1c", "#7b1f3a", "#3d8f6a", "#b5651d", "#5c6b7a", "#a3c644"];
+  // Independents: earthy and pastel tones, as far as possible from the eight seat colours;
+  // players’ track also has a dark casing, so the two never read alike.
+  const INDIE_COLORS = ["#17a2a2", "#d6589a", "#8a9a1b", "#8d5a2b", "#5fb6e6", "#b07aa1", "#c9a227", "#7b1f3a", "#5c6b7a", "#b5651d", "#a3c644", "#7f8fa6"];
   const indieColor = (id) => INDIE_COLORS[((Number(id) || 0) % INDIE_COLORS.length + INDIE_COLORS.length) % INDIE_COLORS.length];
 
   const initial = Junction.readJson("game-data");
@@ -54,7 +55,7 @@
   const routeKey = (a, b) => [a, b].sort().join("-");
 
   // ---- the static board: routes in segment blocks, cities, labels ------------------------
-  const GAP = 2.6;  // gap between segment blocks, in board pixels
+  const GAP = 4.2;  // gap between segment blocks, in board pixels
   const radius = (city) => (city.large ? 7.5 : 5);
 
   function buildGeometry() {
@@ -176,7 +177,7 @@
     for (const o of overlays) { if (!byRoute.has(o.key)) byRoute.set(o.key, []); byRoute.get(o.key).push(o); }
     const layer = $("ws-overlays");
     const glow = $("ws-highlights");
-    const parts = [], halos = [];
+    const parts = [], halos = [], casings = [];
     const SPACING = 5.2;
     for (const list of byRoute.values()) {
       list.forEach((o, i) => {
@@ -185,6 +186,7 @@
         const attrs = { class: o.cls + (o.grew ? " grew" : ""), stroke: o.color, "data-route": o.key };
         if (o.railroad !== undefined) attrs["data-railroad"] = o.railroad;
         if (o.seat !== undefined) attrs["data-seat"] = o.seat;
+        if (o.seat !== undefined) casings.push(stretch(o.g, o.from, o.segments, offset, { class: "ws-track-casing" }));
         const line = stretch(o.g, o.from, o.segments, offset, attrs);
         line.append(svg("title", {}, o.title + ": " + o.key.replace("-", " – ")));
         parts.push(line);
@@ -198,7 +200,7 @@
       }
     }
     glow.replaceChildren(...halos);
-    layer.replaceChildren(...parts);
+    layer.replaceChildren(...casings, ...parts);
 
     // City dots: an independent's cities take its colour.
     for (const node of document.querySelectorAll("#ws-cities circle.ws-city")) {
@@ -267,7 +269,7 @@
       noteText = playerName(view.auction.seller) + " is selling track" + (view.auction.lot ? " (" + view.auction.lot.route + ")" : "") + "; high bid " + money(view.auction.high) + ".";
     } else {
       const current = view.current_seat;
-      turn.replaceChildren(dot(seatColor(current), "big"), el("span", { id: "ws-t-current", "data-seat": current }, playerName(current)), "’s turn");
+      turn.replaceChildren(dot(seatColor(current), "big"), el("span", {}, el("span", { id: "ws-t-current", "data-seat": current }, playerName(current)), "’s turn"));
       const p = view.players.find((x) => x.seat === current);
       noteText = p ? (p.turn_actions.length ? "Actions so far: " + p.turn_actions.join(", ").replace(/-/g, " ") + "." : "No action taken yet this turn.") : "";
       if (view.go_first !== null && view.go_first !== undefined) noteText += " " + playerName(view.go_first) + " goes first next round.";
@@ -332,11 +334,10 @@
       return el("li", { class: "ws-t-rr" + (merged ? " merged" : "") + (r.grew_last_round.length ? " grew" : ""), "data-railroad": r.id },
         el("span", { class: "ws-t-swatch", style: "background:" + indieColor(r.id) }),
         el("div", { class: "ws-t-rrbody" },
-          el("div", { class: "ws-t-rrhead" }, el("b", { class: "ws-t-rrname" }, r.name),
-            el("span", { class: "ws-t-rrmeta" }, merged ? "" : plural(r.segments, "segment") + " · " + money(r.price))),
+          el("b", { class: "ws-t-rrname", title: r.name }, r.name),
           merged
             ? el("div", { class: "ws-t-merged" }, dot(seatColor(r.acquired_by)), "merged into " + playerName(r.acquired_by) + "’s railroad" + (r.acquired_round ? " in round " + r.acquired_round : "") + (r.price ? " for " + money(r.price) : ""))
-            : el("div", { class: "ws-t-rrcities" }, r.cities.join(", ")),
+            : el("div", { class: "ws-t-rrmeta", title: r.cities.join(", ") }, plural(r.segments, "segment") + " · " + money(r.price) + " · " + r.cities.join(", ")),
           r.grew_last_round.length && !merged ? el("div", { class: "ws-t-grew" }, "grew" + (growthRound ? " in round " + growthRound : "") + ": " + r.grew_last_round.map((x) => x.replace("-", " – ")).join(", ")) : null));
     });
     list.replaceChildren(...rows);
@@ -346,6 +347,7 @@
   function describe(e) {
     const n = playerName;
     switch (e.type) {
+      case "game-started": return "The game started.";
       case "routes-ranked": return n(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + r.replace("-", " – ")).join("; ") + ". " + n(e.order[0]) + " goes first.";
       case "engine-placed": return n(e.seat) + " placed their engine in " + e.city + ".";

@@ -45,6 +45,11 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
         phones.append(phone)
     host.wait_for_selector("#seat-list li[data-seat='2']")
     host.click("#start-game")
+    # The host's screen becomes the table screen: the board for everyone to see.
+    host.wait_for_selector("body[data-status=active]")
+    host.click("#ws-table-link")
+    host.wait_for_url("**/table")
+    host.wait_for_selector("#conn[data-state=open]")
 
     # Setup 1: every phone ranks three starting routes by tapping them in order.
     for i, phone in enumerate(phones):
@@ -115,4 +120,6 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling at 360 px"
     phones[0].click(".ws-tabs [data-tab=turn]")
     phones[0].screenshot(path=str(SHOTS / "ws-phone-turn.png"), full_page=True)
+    assert host.evaluate("document.body.dataset.viewer") == "host"
+    assert f"Round {target_round}" in host.inner_text("body")
     host.screenshot(path=str(SHOTS / "ws-host.png"), full_page=False)

@@ -118,10 +118,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- channel layer and cache --------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Redis pub/sub: each group message is pushed to the subscribed processes. The list-based
+    # channels_redis.core layer pops one message per round trip through one receive loop per
+    # process, which queued broadcasts (p50 425 ms vs 64 ms at 100 sockets; docs/PERFORMANCE.md).
+    # Clients resync by version, so at-most-once delivery to connected sockets is what we need.
+    CHANNEL_LAYER_BACKEND = os.environ.get("JUNCTION_CHANNEL_LAYER", "channels_redis.pubsub.RedisPubSubChannelLayer")
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "BACKEND": CHANNEL_LAYER_BACKEND,
+            "CONFIG": {"hosts": [REDIS_URL]}
+            if CHANNEL_LAYER_BACKEND.endswith("RedisPubSubChannelLayer")
+            else {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

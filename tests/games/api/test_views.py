@@ -40,7 +40,7 @@ def started(api_client):
 def test_healthz_checks_the_database(api_client):
     body = api_client.get("/healthz").json()
     assert body["status"] == "ok" and body["database"] in {"sqlite", "postgresql"}
-    assert body["channel_layer"] in {"InMemoryChannelLayer", "RedisChannelLayer"}
+    assert body["channel_layer"] in {"InMemoryChannelLayer", "RedisPubSubChannelLayer", "RedisChannelLayer"}
 
 
 def test_kinds_lists_engines_with_options(api_client):

@@ -215,7 +215,7 @@ def test_redis_restart_loses_no_move_and_clients_catch_up_by_version(daphne, pri
             await asyncio.to_thread(redis.start)
 
             # Each phone catches up: the missing actions come from the log, by version.
-            for k, ws in enumerate(sockets):
+            for k in range(len(sockets)):
                 r = await client.get(f"{phones[k][0].url}/api/games/{code}/actions", params={"after": seen[k]})
                 missed = r.json()
                 assert [m["sequence"] for m in missed] == list(range(seen[k] + 1, 10))

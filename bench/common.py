@@ -1,0 +1,190 @@
+"""Shared helpers for the benchmarks (not a benchmark itself: `make bench` runs bench_*.py).
+
+Everything here stays on loopback and stops by itself: servers are started as child
+processes on free ports and stopped when the benchmark ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"  # git-ignored: logs and the throwaway npm install
+PYTHON = sys.executable
+
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/junction_bench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/7"  # not db 0: the test suite's pass 2 uses it
+BGIO_VERSION = os.environ.get("BGIO_VERSION", "boardgame.io")  # the current npm release unless pinned
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "n": len(values),
+        "p50": percentile(values, 50),
+        "p99": percentile(values, 99),
+        "max": max(values) if values else float("nan"),
+        "mean": sum(values) / len(values) if values else float("nan"),
+    }
+
+
+def services_reachable(database_url: str, redis_url: str) -> str | None:
+    """None when both answer, else a reason."""
+    for url, default_port in ((database_url, 5432), (redis_url, 6379)):
+        parsed = urlparse(url)
+        try:
+            socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=2).close()
+        except OSError as exc:
+            return f"{parsed.scheme} at {parsed.hostname}:{parsed.port or default_port} not reachable ({exc})"
+    return None
+
+
+def prepare_database(database_url: str) -> None:
+    """Create the bench database if needed and migrate it."""
+    import psycopg
+
+    parsed = urlparse(database_url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run(
+        [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url}, check=True,
+    )
+
+
+def flush_redis(redis_url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+
+
+class Proc:
+    def __init__(self, name: str, proc: subprocess.Popen, port: int, log: Path) -> None:
+        self.name, self.proc, self.port, self.log = name, proc, port, log
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _wait_port(proc: subprocess.Popen, port: int, log: Path, path: str = "/", timeout: float = 30) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"exited early:\n{log.read_text()[-3000:]}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}{path}", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"did not come up:\n{log.read_text()[-3000:]}")
+
+
+def start_daphne(env: dict[str, str], port: int | None = None) -> Proc:
+    port = port or free_port()
+    OUT.mkdir(parents=True, exist_ok=True)
+    log = OUT / f"daphne-{port}.log"
+    full_env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "JUNCTION_EXTRA_ENGINES": "tests.support.toy_engine",
+        "JUNCTION_JOIN_RATE": "100000/min",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+        **env,
+    }
+    proc = subprocess.Popen(
+        [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=full_env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )
+    _wait_port(proc, port, log, "/healthz")
+    return Proc("daphne", proc, port, log)
+
+
+def ensure_boardgameio() -> Path | None:
+    """npm-install boardgame.io (koa-compose held at 4.1.0) into bench/out/node; its node_modules path."""
+    if not shutil.which("node") or not shutil.which("npm"):
+        return None
+    target = OUT / "node"
+    modules = target / "node_modules"
+    if not (modules / "boardgame.io").exists():
+        target.mkdir(parents=True, exist_ok=True)
+        (target / "package.json").write_text('{"name": "junction-bench-bgio", "private": true}\n')
+        subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", BGIO_VERSION, "koa-compose@4.1.0"],
+            cwd=target, check=True,
+        )
+    return modules
+
+
+def start_bgio(modules: Path) -> Proc:
+    port = free_port()
+    OUT.mkdir(parents=True, exist_ok=True)
+    log = OUT / f"bgio-{port}.log"
+    proc = subprocess.Popen(
+        ["node", str(ROOT / "bench" / "bgio" / "server.js"), str(port)],
+        env={**os.environ, "NODE_PATH": str(modules)}, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+    )
+    _wait_port(proc, port, log, "/games")
+    return Proc("boardgame.io", proc, port, log)
+
+
+@contextmanager
+def processes():
+    started: list[Proc] = []
+    try:
+        yield started
+    finally:
+        for p in reversed(started):
+            p.stop()
+
+
+def toy_game(base_url: str, players: int = 2, target: int = 1000) -> tuple[str, list[str]]:
+    """Create, fill and start a toy game over HTTP; its code and seat tokens."""
+    import httpx
+
+    with httpx.Client(base_url=base_url, timeout=30) as client:
+        created = client.post("/api/games", json={"kind": "toy", "name": "p0", "options": {"target": target}}).json()
+        tokens = [created["token"]]
+        for i in range(1, players):
+            tokens.append(client.post(f"/api/games/{created['code']}/seats", json={"name": f"p{i}"}).json()["token"])
+        response = client.post(f"/api/games/{created['code']}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
+        response.raise_for_status()
+    return created["code"], tokens

@@ -16,7 +16,7 @@ from games.engines.registry import get_engine, load_builtin_engines
 from games.models import Game
 from tests.support.toy_engine import ENGINE as TOY
 
-from .conftest import auth, run_async, toy_game
+from .conftest import auth, ensure_wood_and_steel_board, run_async, toy_game
 
 pytestmark = pytest.mark.processes
 
@@ -123,13 +123,8 @@ def test_wood_and_steel_offers_and_private_contracts_stay_with_their_seat(daphne
         pytest.skip("the Wood and Steel engine is not available")
     server = daphne()
     players = 3
+    ensure_wood_and_steel_board()
     created = httpx.post(f"{server.url}/api/games", json={"kind": "wood-and-steel", "name": "p0"}).json()
-    if created.get("error", {}).get("code") == "no-default-board":
-        # An earlier transactional test flushed the board rows the data migration loaded.
-        from companion.services import board_load_default
-
-        board_load_default()
-        created = httpx.post(f"{server.url}/api/games", json={"kind": "wood-and-steel", "name": "p0"}).json()
     assert "code" in created, created
     code = created["code"]
     tokens = [created["token"]] + [

@@ -56,11 +56,14 @@ def dumps(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"))
 
 
-def game_messages(game) -> list[tuple[str, dict[str, Any]]]:
-    """The (group, message) pairs announcing ``game``'s current version to everyone."""
+def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """The (group, message) pairs announcing ``game``'s current version to everyone; the
+    summary (seats, status) only with ``summary`` — a plain move changes neither."""
     from .selectors import game_summary, state_payload
 
-    messages = [(game_group(game.id), {"type": "relay", "text": dumps({"type": "game", "game": game_summary(game)})})]
+    messages = []
+    if summary:
+        messages.append((game_group(game.id), {"type": "relay", "text": dumps({"type": "game", "game": game_summary(game)})}))
     if game.state is not None:
         seats = [s.index for s in game.seats.all()] + [None]
         for seat in seats:
@@ -69,7 +72,7 @@ def game_messages(game) -> list[tuple[str, dict[str, Any]]]:
     return messages
 
 
-def game_changed(game_id: int, game=None):
+def game_changed(game_id: int, game=None, summary: bool = True):
     """Send everyone ``game_id``'s current version; returns the game (seats prefetched) or None.
 
     The write path passes the game it just saved (state and version current), which saves
@@ -84,7 +87,7 @@ def game_changed(game_id: int, game=None):
             return None
     else:
         prefetch_related_objects([game], "seats")
-    messages = game_messages(game)
+    messages = game_messages(game, summary=summary)
     if game.status == Game.Status.LOBBY or game.version <= 1:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))
     send(messages)

@@ -248,7 +248,11 @@ def game_command(
                     if finished:
                         game.status, game.finished_at = Game.Status.FINISHED, now
                     saved = game  # now carries the new state: the broadcast needs no second read
-                    transaction.on_commit(lambda saved=saved: _after_commit(saved.pk, schedule_bots=schedule_bots, game=saved))
+                    transaction.on_commit(
+                        lambda saved=saved, finished=finished: _after_commit(
+                            saved.pk, schedule_bots=schedule_bots, game=saved, summary=finished
+                        )
+                    )
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.
             if command_id is not None:
@@ -298,11 +302,11 @@ def _guarded(fn):
     return run
 
 
-def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = None) -> None:
+def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = None, summary: bool = True) -> None:
     """Runs once the change is committed: it must never fail the request that made it
-    (clients that miss a broadcast catch up by version)."""
+    (clients that miss a broadcast catch up by version). ``summary``: seats or status changed."""
     try:
-        game = broadcast.game_changed(game_id, game=game)
+        game = broadcast.game_changed(game_id, game=game, summary=summary)
         if schedule_bots and game is not None and _bot_to_move(game):
             from .bots import bots_schedule
 

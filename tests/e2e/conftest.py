@@ -263,3 +263,14 @@ def ensure_wood_and_steel_board() -> None:
         return
     if not Board.objects.filter(is_default=True).exists():
         board_load_default()
+
+
+@pytest.fixture(autouse=True)
+def _wood_and_steel_board_present(request):
+    """Tests on real Daphne processes run on a flushed database after the first one (a
+    transactional test's teardown truncates the data migration's board rows): put the
+    default board back before each such test."""
+    if "daphne" in request.fixturenames:
+        request.getfixturevalue("transactional_db")
+        ensure_wood_and_steel_board()
+    yield

@@ -24,9 +24,18 @@ class Actor:
         return self.seat is None and not self.is_host
 
 
-def game_get(*, code: str) -> Game:
+def game_get(*, code: str, command_id: str | None = None) -> Game:
+    """The game with this join code. With ``command_id`` the same query also fetches
+    ``game.previous_sequence``: the sequence of the action that id already made, or None
+    (the write path's idempotency check without a round trip of its own)."""
+    games = Game.objects
+    if command_id is not None:
+        from django.db.models import OuterRef, Subquery
+
+        previous = Action.objects.filter(game=OuterRef("pk"), command_id=command_id).values("sequence")[:1]
+        games = games.annotate(previous_sequence=Subquery(previous))
     try:
-        return Game.objects.get(code=normalize_join_code(code))
+        return games.get(code=normalize_join_code(code))
     except Game.DoesNotExist:
         raise NotFound("game-not-found", f"There is no game with code {code!r}.") from None
 

@@ -196,8 +196,8 @@ def game_command(
     cmd = command.get("cmd")
     if cmd == "start":
         return game_start(code=code, actor=actor)
-    game = game_get(code=code)
-    if command_id is not None:
+    game = game_get(code=code, command_id=command_id)
+    if command_id is not None and game.previous_sequence is not None:  # a retry
         previous = _previous_result(game=game, actor=actor, command_id=command_id)
         if previous is not None:
             return previous

@@ -58,35 +58,36 @@ def dumps(payload: dict[str, Any]) -> str:
 
 def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]]:
     """The (group, message) pairs announcing ``game``'s current version to everyone; the
-    summary (seats, status) only with ``summary`` — a plain move changes neither."""
+    summary (seats, status) only with ``summary`` — a plain move changes neither.
+    ``game.seat_list`` holds the (index, is_bot) of its seats."""
     from .selectors import game_summary, state_payload
 
     messages = []
     if summary:
         messages.append((game_group(game.id), {"type": "relay", "text": dumps({"type": "game", "game": game_summary(game)})}))
     if game.state is not None:
-        seats = [s.index for s in game.seats.all()] + [None]
-        for seat in seats:
+        for seat in [index for index, _ in game.seat_list] + [None]:
             payload = {"type": "state", **state_payload(game=game, seat=seat)}
             messages.append((seat_group(game.id, seat), {"type": "relay", "text": dumps(payload)}))
     return messages
 
 
 def game_changed(game_id: int, game=None, summary: bool = True):
-    """Send everyone ``game_id``'s current version; returns the game (seats prefetched) or None.
+    """Send everyone ``game_id``'s current version; returns the game (with ``seat_list``) or None.
 
     The write path passes the game it just saved (state and version current), which saves
-    reloading it; only its seats are fetched."""
-    from django.db.models import prefetch_related_objects
-
+    reloading it for a plain move; only its seat indices are read. A summary (seats or
+    status changed) needs the whole game and its seats: it is read afresh."""
     from .models import Game
+    from .store import seat_list
 
-    if game is None:
+    if game is None or summary:
         game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
         if game is None:
             return None
+        game.seat_list = [(s.index, s.is_bot) for s in game.seats.all()]
     else:
-        prefetch_related_objects([game], "seats")
+        game.seat_list = seat_list(game_id=game.pk)
     messages = game_messages(game, summary=summary)
     if game.status == Game.Status.LOBBY or game.version <= 1:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))

@@ -34,3 +34,7 @@ def prepare_options(kind: str, options: dict[str, Any]) -> dict[str, Any]:
 def state_saved(kind: str, game: Any, state: dict[str, Any]) -> None:
     for fn in _state_listeners.get(kind, []):
         fn(game, state)
+
+
+def has_state_listeners(kind: str) -> bool:
+    return bool(_state_listeners.get(kind))

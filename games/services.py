@@ -13,16 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
-from . import broadcast, hooks
+from . import broadcast, hooks, store
 from .engines.base import RulesError
 from .engines.registry import get_engine
-from .errors import Conflict, Forbidden, ServiceError, Unauthorized
+from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, Seat
 from .selectors import Actor, actor_for_token, game_get
-from .tokens import hash_token, new_join_code, new_token
+from .tokens import hash_token, new_join_code, new_token, normalize_join_code
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +195,7 @@ def game_command(
     cmd = command.get("cmd")
     if cmd == "start":
         return game_start(code=code, actor=actor)
-    game = game_get(code=code, command_id=command_id)
+    game = _game_for_command(code=code, command_id=command_id)
     if command_id is not None and game.previous_sequence is not None:  # a retry
         previous = _previous_result(game=game, actor=actor, command_id=command_id)
         if previous is not None:
@@ -234,25 +233,10 @@ def game_command(
         finished = engine.is_finished(state)
         now = timezone.now()
         try:
-            with transaction.atomic():
-                changes: dict[str, Any] = {"state": state, "version": F("version") + 1, "updated_at": now}
-                if finished:
-                    changes.update(status=Game.Status.FINISHED, finished_at=now)
-                won = Game.objects.filter(pk=game.pk, version=game.version, status=Game.Status.ACTIVE).update(**changes)
-                if won:
-                    Action.objects.create(
-                        game=game, sequence=new_version, seat=actor.seat, command=command, events=events, command_id=command_id
-                    )
-                    hooks.state_saved(game.kind, game, state)
-                    game.state, game.version, game.updated_at = state, new_version, now
-                    if finished:
-                        game.status, game.finished_at = Game.Status.FINISHED, now
-                    saved = game  # now carries the new state: the broadcast needs no second read
-                    transaction.on_commit(
-                        lambda saved=saved, finished=finished: _after_commit(
-                            saved.pk, schedule_bots=schedule_bots, game=saved, summary=finished
-                        )
-                    )
+            won = store.move_save(
+                game=game, state=state, seat=actor.seat, command=command, events=events,
+                command_id=command_id, finished=finished, now=now,
+            )
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.
             if command_id is not None:
@@ -261,9 +245,18 @@ def game_command(
                     return previous
             raise
         if won:
+            game.state, game.version, game.updated_at = state, new_version, now
+            if finished:
+                game.status, game.finished_at = Game.Status.FINISHED, now
+            # ``game`` now carries the new state: the broadcast needs no second read.
+            transaction.on_commit(
+                lambda saved=game, finished=finished: _after_commit(
+                    saved.pk, schedule_bots=schedule_bots, game=saved, summary=finished
+                )
+            )
             return CommandResult(version=new_version, events=events, cmd=cmd)
         # Lost the race: someone else moved first.
-        game = game_get(code=code)
+        game = _game_for_command(code=code, command_id=None)
         if expected_version is not None:
             continue  # reports the conflict with the current version
     raise Conflict("busy", "The game changed too often while applying this command; try again.", version=game.version)
@@ -281,6 +274,13 @@ def game_abandon(*, code: str, actor: Actor) -> Game:
 
 
 # --- helpers --------------------------------------------------------------------------
+
+
+def _game_for_command(*, code: str, command_id: str | None) -> Game:
+    game = store.game_load(code=normalize_join_code(code), command_id=command_id)
+    if game is None:
+        raise NotFound("game-not-found", f"There is no game with code {code!r}.")
+    return game
 
 
 def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandResult | None:
@@ -316,11 +316,11 @@ def _after_commit(game_id: int, schedule_bots: bool = True, game: Game | None = 
 
 
 def _bot_to_move(game: Game) -> bool:
-    """Whether a seated bot is on turn (seats are already loaded: no query). Without this
+    """Whether a seated bot is on turn (the broadcast loaded the seats: no query). Without this
     check every move started a bot thread, which opened its own database connection."""
     if game.status != Game.Status.ACTIVE or game.state is None:
         return False
-    bots = {s.index for s in game.seats.all() if s.is_bot}
+    bots = {index for index, is_bot in game.seat_list if is_bot}
     return bool(bots) and any(seat in bots for seat in get_engine(game.kind).active_seats(game.state))
 
 

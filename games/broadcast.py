@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -76,7 +79,7 @@ def game_changed(game_id: int, game=None, summary: bool = True):
     """Send everyone ``game_id``'s current version; returns the game (with ``seat_list``) or None.
 
     The write path passes the game it just saved (state and version current), which saves
-    reloading it for a plain move; only its seat indices are read. A summary (seats or
+    reloading it for a plain move (its ``seat_list`` came with it). A summary (seats or
     status changed) needs the whole game and its seats: it is read afresh."""
     from .models import Game
     from .store import seat_list
@@ -86,7 +89,7 @@ def game_changed(game_id: int, game=None, summary: bool = True):
         if game is None:
             return None
         game.seat_list = [(s.index, s.is_bot) for s in game.seats.all()]
-    else:
+    elif not hasattr(game, "seat_list"):
         game.seat_list = seat_list(game_id=game.pk)
     messages = game_messages(game, summary=summary)
     if game.status == Game.Status.LOBBY or game.version <= 1:
@@ -99,17 +102,41 @@ def lobby_changed() -> None:
     send([(LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})})])
 
 
+# Set by an async caller (the WebSocket consumer) around its database work: messages
+# are collected instead of sent, and the caller sends them on its event loop once the
+# work returns. That saves blocking the database thread on a hop back to the loop.
+_outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("broadcast_outbox", default=None)
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Collect what :func:`send` is given in this context; the caller must pass the
+    list to :func:`send_async` (everything in it is already committed)."""
+    box: list[tuple[str, dict[str, Any]]] = []
+    token = _outbox.set(box)
+    try:
+        yield box
+    finally:
+        _outbox.reset(token)
+
+
 def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    box = _outbox.get()
+    if box is not None:
+        box.extend(messages)
+        return
+    if messages and get_channel_layer() is not None:
+        async_to_sync(send_async)(messages)
+
+
+async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send to every group at once: with Redis each group_send is a round trip, and the
+    groups are independent (a client orders what it gets by version, not arrival).
+    Never raises: the change is committed and clients resync by version."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
-
-    async def _send_all() -> None:
-        # Concurrently: with Redis each group_send is a few round trips, and the groups
-        # are independent (a client orders what it gets by version, not arrival).
-        await asyncio.gather(*(with_layer_retries(layer.group_send, group, message) for group, message in messages))
-
     try:
-        async_to_sync(_send_all)()
-    except Exception:  # the move is committed; clients resync by version
+        await asyncio.gather(*(with_layer_retries(layer.group_send, group, message) for group, message in messages))
+    except Exception:
         log.exception("broadcast failed for %d message(s)", len(messages))

@@ -9,10 +9,13 @@ Client → server: the same bodies as ``POST /api/games/{code}/commands``.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -20,9 +23,23 @@ from . import broadcast, selectors, services
 from .errors import ServiceError
 
 MAX_FRAME = 64 * 1024
+log = logging.getLogger(__name__)
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class NoDatabaseDispatchMixin:
+    """channels' dispatch hops to the database thread to close old connections before
+    *every* message, broadcasts relayed to the socket included, so each relay queued
+    behind whatever command that one thread was running. Here only the handlers that
+    touch the database do (``database_sync_to_async`` closes old connections itself)."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     groups: list[str] = []
 
     async def connect(self) -> None:
@@ -71,10 +88,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error("invalid-request", "A command must be a JSON object.")
             return
         command_id = body.get("command_id")
-        response = await self._handle(body)
+        response, outbox = await self._handle(body)
         if command_id is not None and isinstance(command_id, str):
             response["command_id"] = command_id
-        await self._send_json(response)
+        # The committed change's broadcast goes out on this loop, with the answer.
+        await asyncio.gather(broadcast.send_async(outbox), self._send_json(response))
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
@@ -100,7 +118,17 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=text)
 
     @database_sync_to_async
-    def _handle(self, body: dict[str, Any]) -> dict[str, Any]:
+    def _handle(self, body: dict[str, Any]) -> tuple[dict[str, Any], list]:
+        """The answer to one command, and the broadcasts its commit produced (to send)."""
+        with broadcast.collecting() as outbox:
+            try:
+                response = self._answer(body)
+            except Exception:  # a defect: answer it like the HTTP API's 500 handler would
+                log.exception("command failed in game %s", self.code)
+                response = {"type": "error", "error": {"code": "internal-error", "message": "Something went wrong on the server."}}
+        return response, outbox
+
+    def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
         from .api.serializers import CommandSerializer
 
         serializer = CommandSerializer(data=body)
@@ -132,7 +160,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=broadcast.dumps(payload))
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     """Tells the home page when the list of open games changed."""
 
     async def connect(self) -> None:

@@ -26,9 +26,14 @@ SEAT = _q(Seat._meta.db_table)
 # Model.from_db wants the loaded fields' values in the model's field order.
 _LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in {"id", "kind", "code", "status", "version", "state"})
 _STATE_AT = _LOAD_FIELDS.index("state")
+# The seats as "index:is_bot,..." in the same round trip (what the broadcast and the
+# bot check need); string aggregation is spelled differently per database.
+_SEAT_ITEM = f"s.{_q('index')} || ':' || " + ("CAST(s.is_bot AS integer)" if connection.vendor == "postgresql" else "s.is_bot")
+_SEAT_AGG = f"string_agg({_SEAT_ITEM}, ',')" if connection.vendor == "postgresql" else f"group_concat({_SEAT_ITEM}, ',')"
 _LOAD = (
     f"SELECT {', '.join('g.' + _q(f) for f in _LOAD_FIELDS)}, "
-    f"(SELECT a.sequence FROM {ACTION} a WHERE a.game_id = g.id AND a.command_id = %s) AS previous_sequence "
+    f"(SELECT a.sequence FROM {ACTION} a WHERE a.game_id = g.id AND a.command_id = %s) AS previous_sequence, "
+    f"(SELECT {_SEAT_AGG} FROM {SEAT} s WHERE s.game_id = g.id) AS seats "
     f"FROM {GAME} g WHERE g.code = %s"
 )
 _CAS = (
@@ -52,16 +57,18 @@ _time_field = Game._meta.get_field("updated_at")
 
 def game_load(*, code: str, command_id: str | None) -> Game | None:
     """The game's fields a command needs (others load lazily if used), plus
-    ``previous_sequence``: the sequence the same ``command_id`` already produced, or None."""
+    ``previous_sequence`` (the sequence the same ``command_id`` already produced, or None)
+    and ``seat_list`` (the (index, is_bot) of its seats)."""
     with connection.cursor() as cursor:
         cursor.execute(_LOAD, [command_id, code])
         row = cursor.fetchone()
     if row is None:
         return None
-    *values, previous = row
-    values[_STATE_AT] = _state_field.from_db_value(values[5], None, connection)
+    *values, previous, seats = row
+    values[_STATE_AT] = _state_field.from_db_value(values[_STATE_AT], None, connection)
     game = Game.from_db(connection.alias, _LOAD_FIELDS, values)
     game.previous_sequence = previous
+    game.seat_list = sorted((int(i), b == "1") for i, _, b in (item.partition(":") for item in seats.split(","))) if seats else []
     return game
 
 

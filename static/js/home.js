@@ -1,15 +1,92 @@
+/* Home page: create a game (with its options), join by code, the live list of open games. */
 "use strict";
 (() => {
+  const el = Junction.el;
   const form = document.getElementById("create-form");
   const errorBox = document.getElementById("create-error");
+  const kindSelect = document.getElementById("create-kind");
+  const optionsBox = document.getElementById("create-options");
+  const fieldsBox = document.getElementById("options-fields");
+
+  // ---- game options: one field per option of the chosen kind (GET /api/kinds has the same list) ----
+  const kinds = Object.fromEntries((Junction.readJson("kinds-data") || []).map((k) => [k.kind, k]));
+  const optionsOf = () => (kinds[kindSelect.value] || {}).options || [];
+  const humanize = (name) => { const t = String(name).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
+
+  function field(opt) {
+    const id = "opt-" + opt.name;
+    let help = opt.help ? el("small", { class: "muted opt-help", id: id + "-help" }, opt.help) : null;
+    const described = opt.help ? id + "-help" : null;
+    let input;
+    if (opt.type === "bool") {
+      input = el("input", { type: "checkbox", id, name: opt.name, "data-option": opt.name, "aria-describedby": described, checked: !!opt.default });
+      return el("div", { class: "opt opt-bool", "data-option-field": opt.name }, el("label", { class: "opt-check", for: id }, input, humanize(opt.name)), help);
+    }
+    if (opt.type === "choice") {
+      input = el("select", { id, name: opt.name, "data-option": opt.name, "aria-describedby": described },
+        (opt.choices || []).map((c) => el("option", { value: JSON.stringify(c), selected: c === opt.default }, String(c).replace(/-/g, " ") + (c === opt.default ? " (default)" : ""))));
+    } else {
+      const range = opt.min !== null && opt.min !== undefined && opt.max !== null && opt.max !== undefined ? opt.min + "–" + opt.max : "";
+      input = el("input", { type: "number", id, name: opt.name, "data-option": opt.name, inputmode: "numeric", step: 1, min: opt.min ?? null, max: opt.max ?? null, value: opt.default, required: true, "aria-describedby": described });
+      if (range) help = el("small", { class: "muted opt-help", id: id + "-help" }, (opt.help ? opt.help + " " : "") + "(" + range + ", default " + opt.default + ")");
+    }
+    return el("div", { class: "opt", "data-option-field": opt.name }, el("label", { for: id }, humanize(opt.name), input), help);
+  }
+
+  function readOption(opt) {
+    const input = fieldsBox.querySelector('[data-option="' + opt.name + '"]');
+    if (!input) return opt.default;
+    if (opt.type === "bool") return input.checked;
+    if (opt.type === "choice") return JSON.parse(input.value);
+    return input.value === "" ? NaN : Number(input.value);
+  }
+  // Only what differs from the defaults is sent: the server fills in the rest.
+  function chosenOptions() {
+    const out = {};
+    for (const opt of optionsOf()) {
+      const value = readOption(opt);
+      if (value !== opt.default) out[opt.name] = value;
+    }
+    return out;
+  }
+  function updateState() {
+    const n = Object.keys(chosenOptions()).length;
+    document.getElementById("options-state").textContent = n ? "(" + n + " changed)" : "(defaults)";
+    for (const opt of optionsOf()) {
+      const node = fieldsBox.querySelector('[data-option-field="' + opt.name + '"]');
+      if (node) node.classList.toggle("changed", readOption(opt) !== opt.default);
+    }
+  }
+  function renderOptions() {
+    const options = optionsOf();
+    optionsBox.hidden = options.length === 0;
+    fieldsBox.replaceChildren(...options.map(field));
+    updateState();
+  }
+  kindSelect.addEventListener("change", renderOptions);
+  fieldsBox.addEventListener("input", updateState);
+  fieldsBox.addEventListener("change", updateState);
+  document.getElementById("options-reset").addEventListener("click", renderOptions);
+  // A wrong number inside the closed options block: open it so the browser can point at it.
+  document.getElementById("create-submit").addEventListener("click", () => {
+    if (fieldsBox.querySelector(":invalid")) optionsBox.open = true;
+  });
+  renderOptions();
+
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     Junction.showError(errorBox, "");
     const name = document.getElementById("create-name").value.trim();
-    const body = { kind: document.getElementById("create-kind").value };
+    const body = { kind: kindSelect.value };
     if (name) body.name = name;
+    const options = chosenOptions();
+    if (Object.keys(options).length) body.options = options;
     const result = await Junction.api("POST", "/api/games", body);
-    if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); return; }
+    if (!result.ok) {
+      Junction.showError(errorBox, Junction.errorText(result));
+      if (result.data && result.data.error && result.data.error.code === "invalid-option") optionsBox.open = true;
+      return;
+    }
     const game = result.data;
     Junction.saveSeat(game.code, { token: game.host_token, host: true, seat: game.seat });
     location.href = "/games/" + game.code + "/";

@@ -62,3 +62,60 @@ def test_create_join_by_url_live_waiting_rooms_and_start(live_server_url, new_pa
         page.wait_for_selector("body[data-version='2']")
     phones[0].wait_for_selector("#legal button")  # now it is Bo's turn
     phones[0].screenshot(path=str(SHOTS / "play-phone.png"), full_page=True)
+
+
+def test_create_form_sets_game_options_on_a_phone(live_server_url, new_page):
+    """The options block follows the chosen kind, starts at the defaults, fits 360 px and
+    the game is created with what the host picked (and the defaults for the rest)."""
+    import httpx
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = new_page(width=360, height=740)
+    page.goto(live_server_url + "/")
+    kinds = {k["kind"]: k for k in httpx.get(live_server_url + "/api/kinds").json()}
+
+    page.select_option("#create-kind", "locomotive-werks")
+    page.click("#create-options > summary")
+    fields = page.locator("#options-fields [data-option]")
+    assert fields.count() == len(kinds["locomotive-werks"]["options"])
+    assert page.input_value("#opt-production_costs") == '"fixed"' and page.input_value("#opt-end_threshold") == "300"
+
+    page.select_option("#create-kind", "wood-and-steel")
+    assert fields.count() == len(kinds["wood-and-steel"]["options"])
+    assert page.input_value("#opt-min_market_value") == "9000", "defaults preselected"
+    assert page.is_checked("#opt-acquire_requires_connection") and not page.is_checked("#opt-private_contracts_public")
+    assert page.inner_text("#options-state") == "(defaults)"
+    assert no_horizontal_scroll(page), "the options block fits a 360 px phone"
+    page.screenshot(path=str(SHOTS / "lobby-options-phone.png"), full_page=True)
+
+    # An out-of-range number is refused in the browser, before anything is sent.
+    page.fill("#opt-min_market_value", "100")
+    page.click("#create-submit")
+    assert page.url.rstrip("/") == live_server_url and page.evaluate("document.querySelector('#opt-min_market_value').validity.rangeUnderflow")
+
+    page.fill("#opt-min_market_value", "6000")
+    page.select_option("#opt-tie_rule", '"region-matrix"')
+    page.check("#opt-private_contracts_public")
+    page.fill("#opt-target_ties", "40")
+    assert page.inner_text("#options-state") == "(4 changed)"
+    page.fill("#create-name", "Ada")
+    page.click("#create-submit")
+    page.wait_for_url("**/games/*/")
+    code = page.text_content("#room-code").strip()
+    options = httpx.get(f"{live_server_url}/api/games/{code}").json()["options"]
+    assert options["min_market_value"] == 6000 and options["tie_rule"] == "region-matrix"
+    assert options["private_contracts_public"] is True and options["target_ties"] == 40
+    assert options["railroads_min"] == 9 and options["west_coast_bonus"] == "first-per-player", "untouched options keep their defaults"
+
+    # Locomotive Werks: the published production costs.
+    page.goto(live_server_url + "/")
+    page.select_option("#create-kind", "locomotive-werks")
+    page.click("#create-options > summary")
+    page.select_option("#opt-production_costs", '"published"')
+    page.fill("#create-name", "Ann")
+    page.click("#create-submit")
+    page.wait_for_url("**/games/*/")
+    code = page.text_content("#room-code").strip()
+    options = httpx.get(f"{live_server_url}/api/games/{code}").json()["options"]
+    assert options["production_costs"] == "published" and options["end_threshold"] == 300
+

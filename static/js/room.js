@@ -8,6 +8,7 @@
   const $ = (id) => document.getElementById(id);
   const errorBox = $("room-error");
   let summary = initial;
+  let filling = false;
 
   function renderGame(game) {
     summary = game;
@@ -25,7 +26,9 @@
     $("waiting-host").hidden = !(lobby && !mine.host && mine.seat !== undefined && mine.seat !== null);
     $("not-seated").hidden = !(lobby && (mine.seat === undefined || mine.seat === null) && !mine.host);
     const start = $("start-game");
-    if (start) start.disabled = game.seats.length < game.min_players;
+    if (start && !filling) start.disabled = game.seats.length < game.min_players;
+    const full = game.seats.length >= game.max_players;
+    for (const id of ["add-bot", "fill-bots"]) { const b = $(id); if (b && !filling) b.disabled = full; }
     document.body.dataset.status = game.status;
     if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
   }
@@ -56,10 +59,36 @@
     if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); start.disabled = false; }
   });
   const addBot = $("add-bot");
+  const seatBot = () => Junction.api("POST", "/api/games/" + code + "/seats", { bot: $("bot-level").value }, mine.token);
   if (addBot) addBot.addEventListener("click", async () => {
     Junction.showError(errorBox, "");
-    const result = await Junction.api("POST", "/api/games/" + code + "/seats", { bot: $("bot-level").value }, mine.token);
+    const result = await seatBot();
     if (!result.ok) Junction.showError(errorBox, Junction.errorText(result));
+    else if (result.data && result.data.game) renderGame(result.data.game);
+  });
+  // One bot at a time (the same call as "Add bot") until the table is full.
+  const fill = $("fill-bots");
+  if (fill) fill.addEventListener("click", async () => {
+    Junction.showError(errorBox, "");
+    filling = true;
+    for (const id of ["fill-bots", "add-bot", "start-game"]) { const b = $(id); if (b) b.disabled = true; }
+    const label = fill.textContent;
+    try {
+      for (let guard = 0; summary.seats.length < summary.max_players && guard < summary.max_players; guard++) {
+        fill.textContent = "Seating bots… " + summary.seats.length + "/" + summary.max_players;
+        const result = await seatBot();
+        if (!result.ok) {
+          const errCode = result.data && result.data.error && result.data.error.code;
+          if (errCode !== "game-full") Junction.showError(errorBox, Junction.errorText(result));
+          break;
+        }
+        if (result.data && result.data.game) renderGame(result.data.game);
+      }
+    } finally {
+      filling = false;
+      fill.textContent = label;
+      renderGame(summary);
+    }
   });
   renderGame(initial);
 })();

@@ -119,3 +119,26 @@ def test_create_form_sets_game_options_on_a_phone(live_server_url, new_page):
     options = httpx.get(f"{live_server_url}/api/games/{code}").json()["options"]
     assert options["production_costs"] == "published" and options["end_threshold"] == 300
 
+
+def test_host_fills_empty_seats_with_bots(live_server_url, new_page):
+    host = new_page(width=360, height=740)
+    host.goto(live_server_url + "/")
+    host.select_option("#create-kind", "locomotive-werks")
+    host.fill("#create-name", "Ann")
+    host.click("#create-submit")
+    host.wait_for_url("**/games/*/")
+    host.wait_for_selector("#conn[data-state=open]")
+    assert host.inner_text("#seat-count") == "1/5"
+    host.select_option("#bot-level", "greedy")
+    host.click("#fill-bots")
+    host.wait_for_selector("#seat-list li[data-seat='4']")
+    host.wait_for_function("document.querySelector('#seat-count').textContent === '5/5'")
+    assert host.locator("#seat-list li").count() == 5
+    assert host.inner_text("#seat-list").count("greedy bot") == 4
+    host.wait_for_function("document.querySelector('#fill-bots').disabled && document.querySelector('#add-bot').disabled")
+    assert host.is_hidden("#room-error"), "a full table is the goal, not an error"
+    assert no_horizontal_scroll(host)
+    assert host.is_enabled("#start-game")
+    host.click("#start-game")
+    host.wait_for_selector("#lw-board .lw-space[data-space='14']")
+    assert host.locator("#lw-players .lw-player").count() == 5

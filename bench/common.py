@@ -127,6 +127,7 @@ def start_daphne(env: dict[str, str], port: int | None = None) -> Proc:
         "JUNCTION_EXTRA_ENGINES": "tests.support.toy_engine",
         "JUNCTION_JOIN_RATE": "100000/min",
         "LOG_LEVEL": "WARNING",
+        "DJANGO_DEBUG": "0",  # as in production: DEBUG also records every SQL query
         "PYTHONUNBUFFERED": "1",
         **env,
     }

@@ -1,9 +1,9 @@
 """Push changes to connected clients. Called only after a transaction commits.
 
-Each WebSocket joins ``game.<id>`` (summary/lobby updates) and exactly one of
-``game.<id>.seat.<n>`` or ``game.<id>.watch`` (spectators and a seatless host).
-A state change computes every seat's own view once and sends it, already
-serialised, to that seat's group, so a seat never receives another's secrets.
+Each WebSocket joins ``game.<id>``. A change computes every seat's own view once,
+serialised, and publishes them together in one message; each socket sends its
+client only the view for its own seat (spectators and a seatless host get the
+spectator view), so a client never receives another seat's secrets.
 A failure here never undoes a committed move: clients catch up by version.
 """
 
@@ -51,8 +51,9 @@ def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
 
-def seat_group(game_id: int, seat: int | None) -> str:
-    return f"game.{game_id}.watch" if seat is None else f"game.{game_id}.seat.{seat}"
+def view_key(seat: int | None) -> str:
+    """Which of a game update's ``states`` a socket sends: its seat's, or the spectators'."""
+    return "watch" if seat is None else str(seat)
 
 
 def dumps(payload: dict[str, Any]) -> str:
@@ -60,19 +61,23 @@ def dumps(payload: dict[str, Any]) -> str:
 
 
 def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]]:
-    """The (group, message) pairs announcing ``game``'s current version to everyone; the
-    summary (seats, status) only with ``summary`` — a plain move changes neither.
-    ``game.seat_list`` holds the (index, is_bot) of its seats."""
+    """The one message announcing ``game``'s current version to every socket of the game:
+    each seat's own view (and the spectators'), already serialised, keyed by
+    :func:`view_key`; each socket sends only its own (see ``GameConsumer.game_update``).
+    One publish per change, however many seats: the per-seat groups this replaced cost a
+    Redis round trip per seat. The summary (seats, status) only with ``summary`` — a plain
+    move changes neither. ``game.seat_list`` holds the (index, is_bot) of its seats."""
     from .selectors import game_summary, state_payload
 
-    messages = []
+    update: dict[str, Any] = {"type": "game.update", "summary": None, "states": {}}
     if summary:
-        messages.append((game_group(game.id), {"type": "relay", "text": dumps({"type": "game", "game": game_summary(game)})}))
+        update["summary"] = dumps({"type": "game", "game": game_summary(game)})
     if game.state is not None:
         for seat in [index for index, _ in game.seat_list] + [None]:
-            payload = {"type": "state", **state_payload(game=game, seat=seat)}
-            messages.append((seat_group(game.id, seat), {"type": "relay", "text": dumps(payload)}))
-    return messages
+            update["states"][view_key(seat)] = dumps({"type": "state", **state_payload(game=game, seat=seat)})
+    if update["summary"] is None and not update["states"]:
+        return []
+    return [(game_group(game.id), update)]
 
 
 def game_changed(game_id: int, game=None, summary: bool = True):

@@ -52,7 +52,8 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "error": {"code": exc.code, "message": exc.message}})
             await self.close(code=4000 + exc.status)
             return
-        self.my_groups = [broadcast.game_group(self.game_id), broadcast.seat_group(self.game_id, self.actor.seat)]
+        self.view_key = broadcast.view_key(self.actor.seat)
+        self.my_groups = [broadcast.game_group(self.game_id)]
         try:
             for group in self.my_groups:
                 await broadcast.with_layer_retries(self.channel_layer.group_add, group, self.channel_name)
@@ -96,6 +97,14 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+    async def game_update(self, event: dict[str, Any]) -> None:
+        """A change of this game: send the summary if any, then this socket's own view only."""
+        if event.get("summary"):
+            await self.send(text_data=event["summary"])
+        text = event["states"].get(self.view_key)
+        if text is not None:
+            await self.send(text_data=text)
 
     # -- helpers -----------------------------------------------------------------------
 

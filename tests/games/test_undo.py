@@ -128,7 +128,7 @@ def test_the_broadcast_after_an_undo_carries_the_restored_state(in_play, django_
     monkeypatch.setattr(broadcast, "send", lambda messages: sent.extend(messages))
     with django_capture_on_commit_callbacks(execute=True):
         send(code, tokens[1], {"cmd": "undo"})
-    states = [json.loads(m["text"]) for _, m in sent if json.loads(m["text"])["type"] == "state"]
+    states = [json.loads(text) for _, m in sent for text in m["states"].values()]
     assert len(states) == 4  # three seats and the spectators
     for payload in states:
         assert [p["money"] for p in payload["state"]["players"]] == [p["money"] for p in before["players"]]

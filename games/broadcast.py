@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -134,14 +135,61 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
         async_to_sync(send_async)(messages)
 
 
+# This process's sockets by group, for delivery without the round trip through Redis
+# and back: a change made here reaches the sockets connected here at once; the copy the
+# channel layer brings back carries this process's ``origin`` and they skip it. Sockets
+# connected to other processes get the layer's copy as before. Touched only on the event
+# loop that runs the consumers (``_local_loop``).
+PROCESS_ORIGIN = uuid.uuid4().hex
+_local: dict[str, set[Any]] = {}
+_local_loop: asyncio.AbstractEventLoop | None = None
+
+
+def local_join(group: str, consumer: Any) -> None:
+    global _local_loop
+    _local_loop = asyncio.get_running_loop()
+    _local.setdefault(group, set()).add(consumer)
+
+
+def local_leave(group: str, consumer: Any) -> None:
+    members = _local.get(group)
+    if members is not None:
+        members.discard(consumer)
+        if not members:
+            del _local[group]
+
+
+def is_own_copy(event: dict[str, Any]) -> bool:
+    """Whether ``event`` came back through the layer after local delivery here."""
+    return event.get("origin") == PROCESS_ORIGIN
+
+
+async def _deliver_locally(group: str, message: dict[str, Any]) -> None:
+    message = {**message, "local": True}
+    for consumer in list(_local.get(group, ())):
+        try:
+            await consumer.dispatch(message)
+        except Exception:  # one closed socket must not stop the others
+            log.exception("local delivery to %s failed", group)
+
+
 async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send to every group at once: with Redis each group_send is a round trip, and the
     groups are independent (a client orders what it gets by version, not arrival).
+    Sockets of this process get theirs directly when this runs on their event loop.
     Never raises: the change is committed and clients resync by version."""
     layer = get_channel_layer()
-    if layer is None or not messages:
+    if not messages:
         return
-    try:
-        await asyncio.gather(*(with_layer_retries(layer.group_send, group, message) for group, message in messages))
-    except Exception:
-        log.exception("broadcast failed for %d message(s)", len(messages))
+    local = _local_loop is not None and asyncio.get_running_loop() is _local_loop
+    sends = []
+    for group, message in messages:
+        if local and group in _local:
+            message = {**message, "origin": PROCESS_ORIGIN}
+            sends.append(_deliver_locally(group, message))
+        if layer is not None:
+            sends.append(with_layer_retries(layer.group_send, group, message))
+    results = await asyncio.gather(*sends, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed:
+        log.error("broadcast: %d of %d sends failed: %r", len(failed), len(sends), failed[0])

@@ -64,11 +64,14 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._error("unavailable", "Live updates are unavailable for a moment; reconnecting.")
             await self.close(code=1013)
             return
+        for group in self.my_groups:
+            broadcast.local_join(group, self)
         await self.accept()
         await self._send_snapshot()
 
     async def disconnect(self, close_code: int) -> None:
         for group in getattr(self, "my_groups", []):
+            broadcast.local_leave(group, self)
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -99,7 +102,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        """A change of this game: send the summary if any, then this socket's own view only."""
+        """A change of this game: send the summary if any, then this socket's own view only.
+        The layer's copy of a change already delivered in this process is skipped."""
+        if broadcast.is_own_copy(event) and not event.get("local"):
+            return
         if event.get("summary"):
             await self.send(text_data=event["summary"])
         text = event["states"].get(self.view_key)

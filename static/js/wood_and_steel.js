@@ -6,9 +6,13 @@
   const $ = (id) => document.getElementById(id);
   const el = Junction.el;
   const money = (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US");
+  const signed = (n) => (n < 0 ? "−" : "+") + Math.abs(n);  // a tie line: +3 or −5, never +-5
+  const plural = (n, word) => n + " " + word + (n === 1 || n === -1 ? "" : "s");
+  const joinNames = (list) => (list.length <= 1 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1]);
   const PHASES = { ranking: "Choose starting routes", engines: "Place engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
   const CONFIRM = new Set(["fulfill-contract", "discard-private-contract", "claim-market-contract", "acquire-railroad", "buy-engine", "buy-upgrade", "borrow", "repay-debt", "end-turn", "end-round", "sell-track", "go-first", "pass-action", "undo"]);
-  let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], tab = "turn";
+  let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], tab = "turn", version = 0;
+  let undoConfirmAt = null;  // the version at which the server asked the host to confirm an undo
   const names = () => Object.fromEntries((view ? view.players : []).map((p) => [p.seat, p.name]));
   const who = (seat) => (seat === null || seat === undefined ? "the host" : names()[seat] || "seat " + seat);
   const contractById = (id) => (view.contracts || []).find((c) => c.id === id) || (view.offers || []).find((c) => c.id === id);
@@ -19,10 +23,33 @@
     if (button) button.disabled = true;
     const result = await ctx.send(command);
     if (result.type === "error") {
-      Junction.showError($("play-error"), result.error.message);
+      if (command.cmd === "undo" && !command.confirm && result.error.code === "confirm-required") showUndoConfirm();
+      else Junction.showError($("play-error"), result.error.message);
       if (button) button.disabled = false;
+    } else if (command.cmd === "undo") {
+      hideUndoConfirm();
     }
     return result;
+  }
+
+  // The server refuses to undo a move whose random draw everyone has seen (new contract
+  // offers, a market contract, a railroad's growth) unless the host confirms it.
+  function showUndoConfirm() {
+    undoConfirmAt = version;
+    const box = $("ws-undo-confirm");
+    const yes = el("button", { type: "button", class: "danger", id: "ws-undo-anyway", "data-cmd": "undo" }, "Undo anyway (it revealed a random draw)");
+    yes.addEventListener("click", () => send({ cmd: "undo", confirm: true }, yes));
+    box.replaceChildren(
+      el("p", {}, el("b", {}, "That move revealed a random draw."), " Everyone has already seen what it drew (new contracts or a railroad's growth). As the host you can still take it back."),
+      el("div", { class: "row" }, yes, el("button", { type: "button", id: "ws-undo-keep", onclick: hideUndoConfirm }, "Keep the move")));
+    box.hidden = false;
+    box.scrollIntoView({ block: "nearest" });
+  }
+  function hideUndoConfirm() {
+    undoConfirmAt = null;
+    const box = $("ws-undo-confirm");
+    box.hidden = true;
+    box.replaceChildren();
   }
   function actionButton(label, command, opts = {}) {
     const cmd = typeof command === "function" ? opts.cmd : command.cmd;
@@ -308,6 +335,8 @@
       if (!board) loadBoard(ctx.code);
       const legal = payload.legal_commands || [];
       $("version").textContent = payload.version;
+      version = payload.version;
+      if (undoConfirmAt !== null && undoConfirmAt !== version) hideUndoConfirm();  // the game moved on: that undo is stale
       $("ws-heading").textContent = (view.round ? "Round " + view.round + " · " : "") + (PHASES[view.phase] || view.phase);
       const me = view.viewer;
       const myMove = legal.length > 0;

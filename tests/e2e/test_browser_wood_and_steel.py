@@ -123,3 +123,90 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     assert host.evaluate("document.body.dataset.viewer") == "host"
     assert f"Round {target_round}" in host.inner_text("body")
     host.screenshot(path=str(SHOTS / "ws-host.png"), full_page=False)
+
+
+def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_server_url, new_page):
+    """A seated host discards their private contract (new offers: a random draw everyone
+    saw); plain undo is refused with confirm-required, the phone offers "Undo anyway" and
+    that resends with confirm. A one-round game (max_rounds, set on the create form) then
+    ends: the phones and the table name the winner and the tiebreak."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ada = new_page(width=360, height=780)
+    ada.goto(live_server_url + "/")
+    ada.select_option("#create-kind", "wood-and-steel")
+    ada.click("#create-options > summary")
+    ada.fill("#opt-max_rounds", "1")
+    ada.fill("#create-name", "Ada")
+    ada.click("#create-submit")
+    ada.wait_for_url("**/games/*/")
+    ada.wait_for_selector("#conn[data-state=open]")
+    code = ada.text_content("#room-code").strip()
+    ben = new_page(width=360, height=780)
+    ben.goto(ada.get_attribute("#join-url", "href"))
+    ben.fill("#join-name", "Ben")
+    ben.click("text=Take a seat")
+    ben.wait_for_selector("#conn[data-state=open]")
+    ada.wait_for_selector("#seat-list li[data-seat='1']")
+    ada.click("#start-game")
+
+    for i, phone in enumerate((ada, ben)):
+        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
+        routes = phone.locator("#ws-setup button.ws-route")
+        for j in (i, i + 2, i + 4):
+            routes.nth(j).click()
+        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
+        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
+    for phone in (ada, ben):
+        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
+        phone.locator("button[data-cmd=place-engine]").first.click()
+    for phone in (ada, ben):
+        phone.wait_for_selector("body[data-phase=play]")
+
+    undone = built = False
+    for _ in range(2):  # one turn each in the only round
+        mover = next(p for p in (ada, ben) if p.evaluate("document.body.dataset.myTurn") == "true")
+        v = version(mover)
+        if mover is ada:
+            private = ada.inner_text("#ws-private")
+            two_tap(ada, "#ws-private button[data-cmd=discard-private-contract]")
+            wait_version(ada, v + 1)
+            ada.wait_for_selector("#ws-offers button[data-cmd=choose-offer]")
+            ada.wait_for_function("document.querySelector('#ws-feed').innerText.includes('discarded their private contract')")
+            two_tap(ada, "button[data-cmd=undo]")
+            ada.wait_for_selector("#ws-undo-confirm #ws-undo-anyway")
+            assert ada.inner_text("#ws-undo-anyway") == "Undo anyway (it revealed a random draw)"
+            assert ada.is_hidden("#play-error"), "the API's 'send confirm: true' is not shown to people"
+            assert version(ada) == v + 1, "nothing was undone yet"
+            assert ada.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            ada.screenshot(path=str(SHOTS / "ws-undo-anyway.png"), full_page=False)
+            ada.click("#ws-undo-anyway")
+            wait_version(ada, v + 2)
+            ada.wait_for_selector("#ws-undo-confirm", state="hidden")
+            assert ada.locator("#ws-offers button[data-cmd=choose-offer]").count() == 0
+            assert ada.inner_text("#ws-private") == private, "the private contract is back"
+            ada.wait_for_function("document.querySelector('#ws-feed').innerText.includes('move was undone')")
+            undone = True
+            v = version(ada)
+        else:
+            # Ben spends money on track: level on ties, Ada keeps more money minus debt.
+            ben.locator("#ws-actions button[data-cmd=build-track]").first.click()  # one tap: building is not confirmed
+            wait_version(ben, v + 1)
+            built = True
+            v = version(ben)
+        two_tap(mover, "button[data-cmd=end-turn]")
+        wait_version(mover, v + 1)
+    assert undone and built
+
+    for phone in (ada, ben):
+        phone.wait_for_selector("body[data-phase=finished] #ws-final #ws-winner")
+        text = phone.inner_text("#ws-winner")
+        assert text.startswith("Ada wins the tiebreak: level with Ben on 0 ties, but more money minus debt"), text
+        assert "+-" not in phone.inner_text("#ws-final")
+    ben.wait_for_function("document.querySelector('#ws-feed').innerText.includes('Ada won')")
+    ben.screenshot(path=str(SHOTS / "ws-final-phone.png"), full_page=False)
+
+    table = new_page(width=1280, height=900)
+    table.goto(f"{live_server_url}/games/{code}/table")
+    table.wait_for_selector("#ws-t-winner")
+    assert table.inner_text("#ws-t-winner") == "Ada won with 0 ties"
+    assert "Tiebreak on money minus debt" in table.inner_text("#ws-t-note")

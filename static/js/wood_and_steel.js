@@ -202,7 +202,7 @@
     const parts = [el("h3", {}, "Railroad ties" + (target ? " (first to " + target + ")" : "")), el("ol", { class: "ws-leaders" }, rows)];
     if (me) {
       parts.push(el("h4", {}, "How my " + me.ties + " ties add up"),
-        me.tie_breakdown.length ? el("ul", { class: "ws-breakdown" }, me.tie_breakdown.map((t) => el("li", {}, el("b", {}, "+" + t.ties), " " + t.detail + (t.round ? " (round " + t.round + ")" : "")))) : el("p", { class: "muted" }, "No ties yet: deliver contracts to earn them."));
+        me.tie_breakdown.length ? el("ul", { class: "ws-breakdown" }, me.tie_breakdown.map((t) => el("li", {}, el("b", {}, signed(t.ties)), " " + t.detail + (t.round ? " (round " + t.round + ")" : "")))) : el("p", { class: "muted" }, "No ties yet: deliver contracts to earn them."));
       parts.push(el("p", { class: "muted" }, "Money " + money(me.money) + " · debt " + money(me.debt) + (me.debt ? " · debt service per delivery: east " + money(me.debt_service.east) + ", central " + money(me.debt_service.central) + ", west " + money(me.debt_service.west) : "")));
     }
     const bonuses = view.connection_bonuses || [];
@@ -210,13 +210,40 @@
     $("ws-ties").replaceChildren(...parts);
   }
 
+  // Who won and why: most ties; players level on ties are separated by money minus debt.
+  function winnerText(final) {
+    const scores = final.scores || [];
+    if (!scores.length) return "Game over.";
+    const winners = final.winners && final.winners.length ? final.winners : [scores[0].seat];
+    const won = scores.filter((s) => winners.includes(s.seat));
+    const top = won[0];
+    const names = joinNames(won.map((s) => s.name));
+    const level = scores.filter((s) => s.ties === top.ties);
+    const worth = (s) => (s.net_worth === undefined || s.net_worth === null ? "" : money(s.net_worth));
+    if (won.length > 1) {
+      return names + " share the win: " + plural(top.ties, "tie") + (worth(top) ? " and " + worth(top) + " money minus debt each" : "") + ".";
+    }
+    if (level.length > 1) {
+      const others = level.filter((s) => s.seat !== top.seat);
+      return names + " wins the tiebreak: level with " + joinNames(others.map((s) => s.name)) + " on " + plural(top.ties, "tie") +
+        ", but more money minus debt (" + [top, ...others].map((s) => s.name + " " + worth(s)).join(", ") + ").";
+    }
+    const second = scores.find((s) => s.seat !== top.seat);
+    return names + " wins with " + plural(top.ties, "tie") + (second ? " (" + second.name + " " + second.ties + ")" : "") + ".";
+  }
+
   function renderFinal() {
     const box = $("ws-final");
     if (!view.final) { box.hidden = true; return; }
     box.hidden = false;
-    box.replaceChildren(el("h3", {}, "Final scoring (round " + view.final.round + ")"), ...view.final.scores.map((s) =>
-      el("details", { open: s.seat === view.viewer }, el("summary", {}, el("b", {}, s.name), " — " + s.ties + " ties"),
-        el("ul", { class: "ws-breakdown" }, s.breakdown.map((t) => el("li", {}, el("b", {}, "+" + t.ties), " " + t.detail))))));
+    const winners = view.final.winners || [];
+    box.replaceChildren(el("h3", {}, "Final scoring (round " + view.final.round + ")"),
+      el("p", { class: "ws-winner", id: "ws-winner" }, winnerText(view.final)),
+      el("p", { class: "muted" }, "Ranking: " + (view.final.tiebreak || "most ties, then money minus debt") + "."),
+      ...view.final.scores.map((s) =>
+        el("details", { open: s.seat === view.viewer, class: winners.includes(s.seat) ? "ws-won" : "", "data-seat": s.seat },
+          el("summary", {}, el("b", {}, s.name), " — " + plural(s.ties, "tie") + (s.net_worth !== undefined ? " · " + money(s.net_worth) + " money minus debt" : ""), winners.includes(s.seat) ? el("span", { class: "tag ws-won-tag" }, "winner") : null),
+          el("ul", { class: "ws-breakdown" }, s.breakdown.map((t) => el("li", {}, el("b", {}, signed(t.ties)), " " + t.detail))))));
   }
 
   function renderRailroads(legal) {

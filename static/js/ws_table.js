@@ -259,10 +259,18 @@
       noteText = waiting.length ? "Waiting for " + waiting.map((p) => p.name).join(", ") + "." : "";
       headline = view.players.map((p) => p.name + ": " + (p.start_route || "?").replace("-", " – ")).join(" · ");
     } else if (view.phase === "finished") {
-      const scores = (view.final && view.final.scores) || [];
-      const best = scores.length ? Math.max(...scores.map((s) => s.ties)) : null;
-      const winners = scores.filter((s) => s.ties === best).map((s) => s.name);
-      turn.replaceChildren(winners.length ? winners.join(" and ") + " won with " + plural(best, "tie") : "Game over");
+      // The engine decides: most ties, then money minus debt (view.final.winners, in seat numbers).
+      const final = view.final || {};
+      const scores = final.scores || [];
+      const winnerSeats = final.winners && final.winners.length ? final.winners : scores.length ? [scores[0].seat] : [];
+      const won = scores.filter((s) => winnerSeats.includes(s.seat));
+      const top = won[0];
+      const names = won.map((s) => s.name);
+      const nameList = names.length <= 1 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+      const level = top ? scores.filter((s) => s.ties === top.ties) : [];
+      turn.replaceChildren(el("span", { id: "ws-t-winner" }, top ? nameList + (won.length > 1 ? " share the win with " : " won with ") + plural(top.ties, "tie") : "Game over"));
+      if (top && won.length === 1 && level.length > 1) noteText = "Tiebreak on money minus debt: " + level.map((s) => s.name + " " + money(s.net_worth)).join(", ") + ".";
+      else if (top && won.length > 1) noteText = "Level on ties and on money minus debt (" + money(top.net_worth) + ").";
       headline = "Final scores: " + scores.map((s) => s.name + " " + s.ties).join(" · ");
     } else if (view.phase === "auction" && view.auction) {
       turn.replaceChildren(dot(seatColor(view.auction.bidder)), playerName(view.auction.bidder) + " bids");

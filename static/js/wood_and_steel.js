@@ -259,17 +259,20 @@
   function renderCommodities() {
     if (!board) return;
     const inContracts = {};
+    // Open market contracts have status "market"; claimed ones and private ones are "held"
+    // (another seat's private contract is hidden unless the game makes them public).
     for (const c of view.contracts || []) {
-      if (c.hidden || !["open", "held", "offered"].includes(c.status)) continue;
+      if (c.hidden || !["market", "held"].includes(c.status)) continue;
       (inContracts[c.commodity] = inContracts[c.commodity] || []).push(c);
     }
+    const where = (c) => c.status === "market" ? "open market contract" : (c.type === "market" ? "market contract" : "private contract") + " held by " + (c.holder === view.viewer ? "you" : who(c.holder));
     const producers = {};
     for (const city of board.cities) for (const m of city.commodities) (producers[m] = producers[m] || []).push(city.name);
     const monopoly = Object.fromEntries((view.monopoly_commodities || []).map((m) => [m.commodity, m]));
     $("ws-commodities").replaceChildren(...board.commodities.map((m) => el("div", { class: "ws-commodity", "data-commodity": m },
       el("div", { class: "row between" }, el("b", {}, m), monopoly[m] ? el("span", { class: "tag" }, "monopoly " + monopoly[m].ties + " ties" + (monopoly[m].holder !== null ? " · " + who(monopoly[m].holder) : "")) : null),
       el("div", { class: "muted" }, "Produced in " + (producers[m] || []).join(", ")),
-      inContracts[m] ? el("div", {}, "In contracts: " + inContracts[m].map((c) => "→ " + c.destination + " (" + c.type + ")").join(", ")) : null)));
+      inContracts[m] ? el("div", { class: "ws-in-contracts" }, "In contracts: " + inContracts[m].map((c) => "→ " + c.destination + " " + money(c.value) + " (" + where(c) + ")").join("; ")) : null)));
   }
 
   function renderCities() {

@@ -205,6 +205,24 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     ben.wait_for_function("document.querySelector('#ws-feed').innerText.includes('Ada won')")
     ben.screenshot(path=str(SHOTS / "ws-final-phone.png"), full_page=False)
 
+    # Goods tab: an open market contract (status "market" in the view) and a held one are listed.
+    # No one owns a Mogul in one round, so the phone renders its own view plus two such contracts.
+    commodity = ben.evaluate("""async () => {
+      const room = window.JunctionRoom;
+      const result = await room.api("GET", "/api/games/" + room.code + "/state");
+      const payload = result.data, view = payload.state;
+      const board = (await Junction.api("GET", "/api/wood-and-steel/games/" + room.code + "/board")).data;
+      const good = board.commodities[0];
+      view.contracts.push({ id: 9001, type: "market", commodity: good, destination: "Chicago", holder: null, status: "market", value: 12000, ties: 2, hidden: false },
+                          { id: 9002, type: "market", commodity: good, destination: "Boston", holder: 0, status: "held", value: 9000, ties: 1, hidden: false });
+      view.market = [9001];
+      window.JunctionPlay.render(payload, room);
+      return good;
+    }""")
+    ben.click(".ws-tabs [data-tab=commodities]")
+    listed = ben.inner_text(f"#ws-commodities [data-commodity='{commodity}'] .ws-in-contracts")
+    assert "→ Chicago $12,000 (open market contract)" in listed and "→ Boston $9,000 (market contract held by Ada)" in listed, listed
+
     table = new_page(width=1280, height=900)
     table.goto(f"{live_server_url}/games/{code}/table")
     table.wait_for_selector("#ws-t-winner")

@@ -291,35 +291,58 @@
   }
 
   // ---- the event feed -------------------------------------------------------------------
+  const debtService = (d) => d ? "east " + money(d.east) + ", central " + money(d.central) + ", west " + money(d.west) : "";
   function describe(e) {
     const c = e.contract !== undefined ? contractById(e.contract) : null;
+    const contract = (fallback) => (c && !c.hidden && c.commodity ? c.commodity + " → " + c.destination : fallback);
     switch (e.type) {
+      case "game-started": return "The game started.";
       case "routes-ranked": return who(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => who(Number(s)) + " " + r).join("; ") + ". " + who(e.order[0]) + " goes first.";
+      case "starting-contract-dealt": return who(e.seat) + " was dealt a starting private contract.";
       case "engine-placed": return who(e.seat) + " placed their engine in " + e.city + ".";
       case "round-started": return "Round " + e.round + " begins: " + e.order.map(who).join(", ") + ".";
       case "turn-started": return who(e.seat) + "'s turn.";
       case "turn-ended": return who(e.seat) + " ended their turn.";
-      case "track-built": return who(e.seat) + " built " + e.segments + " segment(s) on " + e.route + " for " + money(e.cost) + ".";
+      case "track-built": return who(e.seat) + " built " + plural(e.segments, "segment") + " on " + e.route + " for " + money(e.cost) + (e.complete ? " (route complete)" : "") + ".";
       case "cities-connected": return who(e.seat) + " reached " + e.cities.join(", ") + ".";
-      case "borrowed": return who(e.seat) + " borrowed " + money(e.amount) + " (debt " + money(e.debt) + ").";
+      case "borrowed": return who(e.seat) + " borrowed " + money(e.amount) + " (debt now " + money(e.debt) + (e.debt_service ? "; debt service on the next delivery: " + debtService(e.debt_service) : "") + ").";
+      case "repaid": return who(e.seat) + " repaid " + money(e.amount) + " of debt (debt now " + money(e.debt) + (e.debt_service ? "; debt service on the next delivery: " + debtService(e.debt_service) : "") + ").";
       case "railroad-grew": return e.name + " grew: " + e.route + ".";
       case "railroads-unchanged": return "No independent railroad grew this round.";
       case "round-ended": return "Round " + e.round + " ended.";
-      case "engine-bought": return who(e.seat) + " bought a " + e.name + " for " + money(e.cost) + ".";
-      case "contract-fulfilled": return who(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + (e.debt_service ? " less " + money(e.debt_service) + " debt service" : "") + ", " + e.ties + " ties.";
+      case "final-round": return "Someone reached the target: round " + e.round + " is the final round.";
+      case "engine-bought": return who(e.seat) + " bought a " + e.name + " for " + money(e.cost) + (e.trade_in ? ", trading in the " + String(e.trade_in).replace(/-/g, " ") : "") + ".";
+      case "service-yard-available": return "Service yards are now available as an upgrade.";
+      case "contract-fulfilled": return who(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + (e.debt_service ? " less " + money(e.debt_service) + " debt service" : "") + (e.bankrupt ? " — not enough to pay." : ", " + plural(e.ties, "tie") + ".");
       case "offers-dealt": return who(e.seat) + " was offered " + e.count + " new contracts.";
       case "offer-chosen": return who(e.seat) + " chose a new private contract.";
+      case "private-contract-discarded": return who(e.seat) + " discarded their private contract" + (c && !c.hidden && c.commodity ? " (" + contract("") + ")" : "") + " and draws new offers.";
       case "market-opened": return "The market is open.";
       case "market-contract-added": return "New market contract: " + e.commodity + " → " + e.destination + " (" + money(e.value) + ").";
-      case "market-contract-claimed": return who(e.seat) + " claimed " + (c ? c.commodity + " → " + c.destination : "a market contract") + ".";
-      case "connection-bonus": return who(e.seat) + " claimed a connection bonus: " + e.ties + " ties.";
+      case "market-contract-claimed": return who(e.seat) + " claimed " + contract("a market contract") + ".";
+      case "connection-bonus": {
+        const b = (view && view.connection_bonuses || []).find((x) => x.id === e.bonus);
+        return who(e.seat) + " claimed " + (b ? "the " + b.name + " connection bonus" : "a connection bonus") + ": " + plural(e.ties, "tie") + ".";
+      }
       case "railroad-acquired": return who(e.seat) + " merged with " + e.name + " for " + money(e.price) + ".";
-      case "upgrade-bought": return who(e.seat) + " bought " + e.upgrade + " for " + money(e.cost) + ".";
-      case "monopoly": return who(e.seat) + " holds the " + e.commodity + " monopoly (" + e.ties + " ties).";
-      case "game-over": return "Game over in round " + e.round + ": " + e.winners.map(who).join(" and ") + " won.";
-      case "undone": return who(e.seat) + "'s move was undone.";
-      case "game-started": return "The game started.";
+      case "upgrade-bought": return who(e.seat) + " bought " + String(e.upgrade).replace(/-/g, " ") + " for " + money(e.cost) + ".";
+      case "monopoly": return who(e.seat) + " holds the " + e.commodity + " monopoly (" + plural(e.ties, "tie") + ").";
+      case "go-first": return who(e.seat) + " will go first next round.";
+      case "action-passed": return who(e.seat) + " passed an action.";
+      case "bankruptcy": return who(e.seat) + " went bankrupt: " + money(e.shortfall) + " short, owes " + money(e.owed) + " and loses " + plural(e.ties_lost, "tie") + "; their track is sold to pay.";
+      case "track-sold": return who(e.seat) + " sold their track on " + e.route + " for " + money(e.value) + ".";
+      case "bankruptcy-settled": return who(e.seat) + "'s bankruptcy is settled" + (e.unpaid ? " (" + money(e.unpaid) + " left unpaid and forgiven)" : "") + ".";
+      case "bid": return who(e.seat) + " bid " + money(e.amount) + " for the track on " + e.route + ".";
+      case "bid-passed": return who(e.seat) + " passed on this lot.";
+      case "lot-sold": return who(e.seat) + " bought the track on " + e.route + " at auction for " + money(e.price) + ".";
+      case "lot-unsold": {
+        const r = e.railroad !== null && e.railroad !== undefined ? (view && view.railroads || []).find((x) => x.id === e.railroad) : null;
+        return "No one bid for the track on " + e.route + (e.railroad !== null && e.railroad !== undefined ? ": it joins " + (r ? r.name : "an independent railroad") + "." : ": the route is free again.");
+      }
+      case "auction-over": return "The auction is over; play goes on.";
+      case "game-over": return "Game over in round " + e.round + ": " + joinNames((e.winners || []).map(who)) + ((e.winners || []).length > 1 ? " share the win." : " won.");
+      case "undone": return who(e.seat) + "'s move was undone" + (e.command && e.command.cmd ? " (" + String(e.command.cmd).replace(/-/g, " ") + ")" : "") + ".";
       default: return e.type.replace(/-/g, " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }

@@ -354,22 +354,27 @@
   // ---- what happened --------------------------------------------------------------------
   function describe(e) {
     const n = playerName;
+    const route = (r) => String(r).replace("-", " – ");
+    const debtService = (d) => d ? "; debt service on the next delivery: east " + money(d.east) + ", central " + money(d.central) + ", west " + money(d.west) : "";
     switch (e.type) {
       case "game-started": return "The game started.";
       case "routes-ranked": return n(e.seat) + " ranked their starting routes.";
-      case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + r.replace("-", " – ")).join("; ") + ". " + n(e.order[0]) + " goes first.";
+      case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + route(r)).join("; ") + ". " + n(e.order[0]) + " goes first.";
       case "engine-placed": return n(e.seat) + " placed their engine in " + e.city + ".";
       case "round-started": return "Round " + e.round + " begins.";
+      case "turn-started": return n(e.seat) + "’s turn.";
       case "turn-ended": return n(e.seat) + " ended their turn.";
-      case "track-built": return n(e.seat) + " built " + plural(e.segments, "segment") + " on " + e.route.replace("-", " – ") + " (" + money(e.cost) + ").";
+      case "track-built": return n(e.seat) + " built " + plural(e.segments, "segment") + " on " + route(e.route) + " (" + money(e.cost) + ").";
       case "cities-connected": return n(e.seat) + " reached " + e.cities.join(", ") + ".";
-      case "borrowed": return n(e.seat) + " borrowed " + money(e.amount) + ".";
-      case "repaid": return n(e.seat) + " repaid debt.";
-      case "railroad-grew": return e.name + " grew: " + e.route.replace("-", " – ") + ".";
+      case "borrowed": return n(e.seat) + " borrowed " + money(e.amount) + " (debt now " + money(e.debt) + debtService(e.debt_service) + ").";
+      case "repaid": return n(e.seat) + " repaid " + money(e.amount) + " of debt (debt now " + money(e.debt) + debtService(e.debt_service) + ").";
+      case "railroad-grew": return e.name + " grew: " + route(e.route) + ".";
       case "railroads-unchanged": return "No independent railroad grew.";
       case "round-ended": return "Round " + e.round + " ended.";
+      case "final-round": return "Final round! (round " + e.round + ")";
       case "engine-bought": return n(e.seat) + " bought a " + e.name + ".";
-      case "contract-fulfilled": return n(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + ", " + plural(e.ties, "tie") + ".";
+      case "service-yard-available": return "Service yards are now available.";
+      case "contract-fulfilled": return n(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + (e.debt_service ? " less " + money(e.debt_service) + " debt service" : "") + (e.bankrupt ? " — not enough to pay." : ", " + plural(e.ties, "tie") + ".");
       case "offers-dealt": return n(e.seat) + " drew new contract offers.";
       case "offer-chosen": return n(e.seat) + " took a new private contract.";
       case "private-contract-discarded": return n(e.seat) + " discarded their private contract.";
@@ -382,9 +387,23 @@
       case "upgrade-bought": return n(e.seat) + " bought " + String(e.upgrade).replace(/-/g, " ") + ".";
       case "monopoly": return n(e.seat) + " holds the " + e.commodity + " monopoly.";
       case "go-first": return n(e.seat) + " will go first next round.";
-      case "final-round": return "Final round!";
-      case "game-over": return "Game over in round " + e.round + ".";
-      case "bankruptcy": return n(e.seat) + " went bankrupt.";
+      case "action-passed": return n(e.seat) + " passed an action.";
+      case "bankruptcy": return n(e.seat) + " went bankrupt: " + money(e.shortfall) + " short, loses " + plural(e.ties_lost, "tie") + ".";
+      case "track-sold": return n(e.seat) + " sold their track on " + route(e.route) + " for " + money(e.value) + ".";
+      case "bankruptcy-settled": return n(e.seat) + "’s bankruptcy is settled" + (e.unpaid ? " (" + money(e.unpaid) + " forgiven)" : "") + ".";
+      case "bid": return n(e.seat) + " bid " + money(e.amount) + " for " + route(e.route) + ".";
+      case "bid-passed": return n(e.seat) + " passed on this lot.";
+      case "lot-sold": return n(e.seat) + " bought " + route(e.route) + " at auction for " + money(e.price) + ".";
+      case "lot-unsold": {
+        const rr = e.railroad !== null && e.railroad !== undefined ? (view && view.railroads || []).find((r) => r.id === e.railroad) : null;
+        return "No bid for " + route(e.route) + (e.railroad !== null && e.railroad !== undefined ? ": it joins " + (rr ? rr.name : "an independent railroad") + "." : ": the route is free again.");
+      }
+      case "auction-over": return "The auction is over.";
+      case "game-over": {
+        const names = (e.winners || []).map(n);
+        return "Game over in round " + e.round + (names.length ? ": " + names.join(" and ") + (names.length > 1 ? " share the win." : " won.") : ".");
+      }
+      case "undone": return n(e.seat) + "’s move was undone.";
       default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + n(e.seat) + ")" : "") + ".";
     }
   }

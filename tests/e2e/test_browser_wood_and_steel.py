@@ -12,6 +12,32 @@ pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
+# Every field an event of either title may carry, for asking the feed to describe each type.
+SAMPLE_EVENT = {
+    "seat": 0, "round": 1, "order": [0], "routes": {"0": "Boston-New York"}, "city": "Boston", "route": "Boston-New York",
+    "segments": 1, "cost": 2000, "complete": False, "cities": ["Boston"], "amount": 5000, "debt": 5000,
+    "debt_service": {"east": 0, "central": 1000, "west": 1000}, "name": "Falls & Canyon Railway", "railroad": None,
+    "contract": 424242, "commodity": "coal", "destination": "Boston", "income": 6000, "ties": 2, "count": 2, "value": 3000,
+    "bonus": 1, "price": 8000, "upgrade": "hub", "shortfall": 1000, "owed": 6000, "ties_lost": 3, "unpaid": 0,
+    "winners": [0], "engine": "american", "trade_in": None, "players": ["Ada"], "sequence": 2, "command": {"cmd": "borrow"},
+}
+
+
+def engine_event_types(package: str) -> set[str]:
+    """The event types an engine emits, read from its source."""
+    import re
+
+    source = Path(__file__).resolve().parents[2] / "games" / "engines" / package
+    return {m for f in source.glob("*.py") for m in re.findall(r'"type": "([a-z-]+)"', f.read_text())}
+
+
+def is_generic(event_type: str, line: str) -> bool:
+    """The play scripts' fallbacks for an event they do not know: the raw type, or 'the type (who).'"""
+    import re
+
+    return line == event_type or re.fullmatch(re.escape(event_type.replace("-", " ")) + r"( \(.*\))?\.", line) is not None
+
+
 def version(page) -> int:
     return int(page.evaluate("document.body.dataset.version || 0"))
 
@@ -222,6 +248,14 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     ben.click(".ws-tabs [data-tab=commodities]")
     listed = ben.inner_text(f"#ws-commodities [data-commodity='{commodity}'] .ws-in-contracts")
     assert "→ Chicago $12,000 (open market contract)" in listed and "→ Boston $9,000 (market contract held by Ada)" in listed, listed
+
+    # The feed has a sentence of its own for every event type the engine emits.
+    emitted = engine_event_types("wood_and_steel") | {"game-started", "undone"}
+    sentences = ben.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(SAMPLE_EVENT, type=t) for t in sorted(emitted)])
+    generic = [t for t, line in zip(sorted(emitted), sentences) if is_generic(t, line)]
+    assert not generic, f"events shown with generic text: {generic}"
+    borrowed = ben.evaluate("(e) => window.JunctionPlay.describe(e)", dict(SAMPLE_EVENT, type="borrowed"))
+    assert "debt service on the next delivery: east $0, central $1,000, west $1,000" in borrowed, borrowed
 
     table = new_page(width=1280, height=900)
     table.goto(f"{live_server_url}/games/{code}/table")

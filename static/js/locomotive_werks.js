@@ -17,6 +17,7 @@
       case "developed": return who(e.seat) + " developed " + spaceName(e.space) + " for " + e.cost + " coins.";
       case "initial-order-moved": return "The initial order (" + e.die + ") of " + spaceName(e.space) + " became an existing order.";
       case "space-unlocked": return spaceName(e.space) + " opened with an initial order of " + e.die + ".";
+      case "space-unlock-waiting": return spaceName(e.space) + " is next to open, but the dice pool is empty: it gets its initial order when a die comes back.";
       case "units-bought": return who(e.seat) + " bought " + e.count + " unit(s) of " + spaceName(e.space) + " for " + e.cost + ".";
       case "units-shifted": return who(e.seat) + " shifted " + e.count + " unit(s) from " + spaceName(e.from) + " to " + spaceName(e.to) + " for " + e.cost + ".";
       case "passed": return who(e.seat) + " passed (" + (PHASES[e.phase] || e.phase) + ").";
@@ -33,13 +34,16 @@
         if (e.removed) parts.push(e.removed + " die(s) back to the pool");
         if (e.added) parts.push(e.added + " die(s) added");
         if (e.rolled && e.rolled.length) parts.push("rolled " + e.rolled.join(", "));
-        return "  " + spaceName(e.space) + " (" + e.role + "): " + (parts.join("; ") || "no change") + " → orders [" + e.existing_orders.join(", ") + "].";
+        if (e.pool_short) parts.push(e.pool_short + " die(s) short: the pool was empty");
+        const role = { only: "only generation", old: "older generation", new: "newer generation", obsolete: "now obsolete", middle: "middle generation", newest: "newest generation" }[e.role] || e.role;
+        return "  " + spaceName(e.space) + " (" + role + "): " + (parts.join("; ") || "no change") + " → orders [" + e.existing_orders.join(", ") + "].";
       }
       case "card-retired": return who(e.seat) + "'s " + spaceName(e.space) + " card is obsolete and left the game (" + e.units + " units).";
+      case "board-cards-retired": return "The " + e.cards + " undeveloped " + spaceName(e.space) + " card(s) left on the board are obsolete and left the game.";
       case "round-started": return "Round " + e.round + " begins.";
-      case "phase-started": return (PHASES[e.phase] || e.phase) + " phase.";
+      case "phase-started": return (PHASES[e.phase] || e.phase.charAt(0).toUpperCase() + e.phase.slice(1)) + " phase" + (e.phase === "production" ? ": every player sells each locomotive type to one die." : ".");
       case "game-started": return "The game started.";
-      default: return e.type;
+      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }
 
@@ -109,7 +113,7 @@
       lastVersion = action.sequence;
       for (const e of action.events) {
         if (e.type === "round-started") $("lw-recent").replaceChildren();
-        if (["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "card-retired", "phase-started", "round-started", "game-started"].includes(e.type)) {
+        if (["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started"].includes(e.type)) {
           $("lw-recent").append(el("li", {}, describe(e)));
         }
       }

@@ -11,6 +11,13 @@ pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
+def is_generic(event_type: str, line: str) -> bool:
+    """The play scripts' fallbacks for an event they do not know: the raw type, or 'the type (who).'"""
+    import re
+
+    return line == event_type or re.fullmatch(re.escape(event_type.replace("-", " ")) + r"( \(.*\))?\.", line) is not None
+
+
 def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann = new_page(width=390, height=844)
@@ -33,6 +40,23 @@ def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
     ann.click("#start-game")
     ann.wait_for_selector("#lw-board .lw-space[data-space='14']")
     assert ann.locator("#lw-players .lw-player").count() == 3
+
+    # The Locomotive Werks narration has a sentence of its own for every event type the engine emits.
+    import re
+
+    source = Path(__file__).resolve().parents[2] / "games" / "engines" / "locomotive_werks"
+    emitted = sorted({m for f in source.glob("*.py") for m in re.findall(r'"type": "([a-z-]+)"', f.read_text())} | {"game-started"})
+    sample = {
+        "seat": 0, "space": 2, "cost": 4, "units": 3, "die": 4, "count": 1, "from": 1, "to": 2, "phase": "production", "round": 1,
+        "case": "lower", "sold": 3, "income": 6, "die_after": 1, "die_to": "existing-orders", "tax": 2, "coins_before": 20, "coins": 18,
+        "finished": False, "winners": [], "threshold": 300, "reached": [], "before": [0, 1], "after": [1, 0], "color": "green",
+        "locomotive": "passenger", "generations": [1], "role": "only", "added": 1, "removed": 0, "pool_short": 1, "rolled": [3],
+        "existing_orders": [3], "cards": 2,
+    }
+    lines = ann.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(sample, type=t) for t in emitted])
+    generic = [t for t, line in zip(emitted, lines) if is_generic(t, line)]
+    assert not generic, f"events shown with generic text: {generic}"
+    assert "board-cards-retired" in emitted and "space-unlock-waiting" in emitted
 
     # Ann plays: develop when she can, buy a unit when she can, else pass — until round 3.
     for _ in range(40):

@@ -97,6 +97,9 @@ VAR_DIR = BASE_DIR / "var"  # local runtime files (test database, logs, screensh
 VAR_DIR.mkdir(exist_ok=True)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The same backend with a cheaper health check (config/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
 else:
     DATABASES = {
         "default": {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 
 from . import hooks
 from .models import Action, Game, Seat
@@ -59,9 +59,15 @@ def game_load(*, code: str, command_id: str | None) -> Game | None:
     """The game's fields a command needs (others load lazily if used), plus
     ``previous_sequence`` (the sequence the same ``command_id`` already produced, or None)
     and ``seat_list`` (the (index, is_bot) of its seats)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_LOAD, [command_id, code])
-        row = cursor.fetchone()
+    try:
+        row = _fetch_one(_LOAD, [command_id, code])
+    except (OperationalError, InterfaceError):
+        # A persistent connection the server dropped (a restart, an idle timeout): this
+        # is the command's first query and a read, so reconnect and ask again, once.
+        if connection.in_atomic_block:
+            raise
+        connection.close()
+        row = _fetch_one(_LOAD, [command_id, code])
     if row is None:
         return None
     *values, previous, seats = row
@@ -70,6 +76,12 @@ def game_load(*, code: str, command_id: str | None) -> Game | None:
     game.previous_sequence = previous
     game.seat_list = sorted((int(i), b == "1") for i, _, b in (item.partition(":") for item in seats.split(","))) if seats else []
     return game
+
+
+def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 def move_save(

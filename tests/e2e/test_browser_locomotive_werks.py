@@ -54,7 +54,7 @@ def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
         "existing_orders": [3], "cards": 2,
     }
     lines = ann.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(sample, type=t) for t in emitted])
-    generic = [t for t, line in zip(emitted, lines) if is_generic(t, line)]
+    generic = [t for t, line in zip(emitted, lines, strict=True) if is_generic(t, line)]
     assert not generic, f"events shown with generic text: {generic}"
     assert "board-cards-retired" in emitted and "space-unlock-waiting" in emitted
 

@@ -252,7 +252,7 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     # The feed has a sentence of its own for every event type the engine emits.
     emitted = engine_event_types("wood_and_steel") | {"game-started", "undone"}
     sentences = ben.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(SAMPLE_EVENT, type=t) for t in sorted(emitted)])
-    generic = [t for t, line in zip(sorted(emitted), sentences) if is_generic(t, line)]
+    generic = [t for t, line in zip(sorted(emitted), sentences, strict=True) if is_generic(t, line)]
     assert not generic, f"events shown with generic text: {generic}"
     borrowed = ben.evaluate("(e) => window.JunctionPlay.describe(e)", dict(SAMPLE_EVENT, type="borrowed"))
     assert "debt service on the next delivery: east $0, central $1,000, west $1,000" in borrowed, borrowed

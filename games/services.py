@@ -196,6 +196,26 @@ def game_command(
     if cmd == "start":
         return game_start(code=code, actor=actor)
     game = _game_for_command(code=code, command_id=command_id)
+    try:
+        return _command_on(
+            game=game, actor=actor, command=command, command_id=command_id,
+            expected_version=expected_version, schedule_bots=schedule_bots,
+        )
+    except ServiceError:
+        if not game.remembered:
+            raise
+    # What this process remembered came without the idempotency lookup and may be out of
+    # date (another process moved): before refusing, ask the database.
+    return _command_on(
+        game=_game_for_command(code=code, command_id=command_id, fresh=True), actor=actor, command=command,
+        command_id=command_id, expected_version=expected_version, schedule_bots=schedule_bots,
+    )
+
+
+def _command_on(
+    *, game: Game, actor: Actor, command: dict[str, Any], command_id: str | None,
+    expected_version: int | None, schedule_bots: bool,
+) -> CommandResult:
     if command_id is not None and game.previous_sequence is not None:  # a retry
         previous = _previous_result(game=game, actor=actor, command_id=command_id)
         if previous is not None:
@@ -203,10 +223,20 @@ def game_command(
     if actor.is_spectator:
         raise Unauthorized("token-required", "Spectators cannot act; join the game to play.")
     engine = get_engine(game.kind)
-    undo = cmd == "undo" and game.state is not None and engine.turn_key(game.state) is not None
+    undo = command.get("cmd") == "undo" and game.state is not None and engine.turn_key(game.state) is not None
     if actor.seat is None and not undo:
         raise Forbidden("not-a-player", "The host has no seat in this game; take a seat to play.")
+    return _command_apply(
+        game=game, engine=engine, actor=actor, command=command, command_id=command_id,
+        expected_version=expected_version, schedule_bots=schedule_bots, undo=undo,
+    )
 
+
+def _command_apply(
+    *, game: Game, engine, actor: Actor, command: dict[str, Any], command_id: str | None,
+    expected_version: int | None, schedule_bots: bool, undo: bool,
+) -> CommandResult:
+    code, cmd = game.code, command.get("cmd")
     for _attempt in range(MAX_CAS_RETRIES):
         if expected_version is not None and expected_version != game.version:
             raise Conflict(
@@ -255,8 +285,8 @@ def game_command(
                 )
             )
             return CommandResult(version=new_version, events=events, cmd=cmd)
-        # Lost the race: someone else moved first.
-        game = _game_for_command(code=code, command_id=None)
+        # Lost the race (or what this process remembered was out of date): read it afresh.
+        game = _game_for_command(code=code, command_id=None, fresh=True)
         if expected_version is not None:
             continue  # reports the conflict with the current version
     raise Conflict("busy", "The game changed too often while applying this command; try again.", version=game.version)
@@ -276,8 +306,8 @@ def game_abandon(*, code: str, actor: Actor) -> Game:
 # --- helpers --------------------------------------------------------------------------
 
 
-def _game_for_command(*, code: str, command_id: str | None) -> Game:
-    game = store.game_load(code=normalize_join_code(code), command_id=command_id)
+def _game_for_command(*, code: str, command_id: str | None, fresh: bool = False) -> Game:
+    game = store.game_load(code=normalize_join_code(code), command_id=command_id, fresh=fresh)
     if game is None:
         raise NotFound("game-not-found", f"There is no game with code {code!r}.")
     return game

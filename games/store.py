@@ -6,14 +6,25 @@ idempotency subquery 1.4 ms through the ORM against 0.17 ms as plain SQL; the
 compare-and-set ``UPDATE`` in ``atomic()`` 1.5 ms against 0.46 ms). Everything else
 keeps using the ORM; these few statements are portable SQL that runs unchanged on
 SQLite and PostgreSQL, with values prepared by the model fields themselves.
+
+It also remembers, per process, the games it last loaded or saved (``_known``), so the
+next command on a game skips the load: the compare-and-set matches on ``version`` *and*
+``updated_at`` (which every other writer, admin included, changes), so a remembered game
+that someone else changed meanwhile fails it, is forgotten and reloaded. Nothing is
+remembered that was not committed; seats are re-read at least every ``KNOWN_FOR`` seconds.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from . import hooks
 from .models import Action, Game, Seat
@@ -31,14 +42,15 @@ _STATE_AT = _LOAD_FIELDS.index("state")
 _SEAT_ITEM = f"s.{_q('index')} || ':' || " + ("CAST(s.is_bot AS integer)" if connection.vendor == "postgresql" else "s.is_bot")
 _SEAT_AGG = f"string_agg({_SEAT_ITEM}, ',')" if connection.vendor == "postgresql" else f"group_concat({_SEAT_ITEM}, ',')"
 _LOAD = (
-    f"SELECT {', '.join('g.' + _q(f) for f in _LOAD_FIELDS)}, "
+    f"SELECT {', '.join('g.' + _q(f) for f in _LOAD_FIELDS)}, g.updated_at, "
     f"(SELECT a.sequence FROM {ACTION} a WHERE a.game_id = g.id AND a.command_id = %s) AS previous_sequence, "
     f"(SELECT {_SEAT_AGG} FROM {SEAT} s WHERE s.game_id = g.id) AS seats "
     f"FROM {GAME} g WHERE g.code = %s"
 )
+_STATE_VALUE = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
 _CAS = (
-    f"UPDATE {GAME} SET state = %s, version = version + 1, updated_at = %s, status = %s, finished_at = %s "
-    f"WHERE id = %s AND version = %s AND status = %s"
+    f"UPDATE {GAME} SET state = {_STATE_VALUE}, version = version + 1, updated_at = %s, status = %s, finished_at = %s "
+    f"WHERE id = %s AND version = %s AND updated_at = %s AND status = %s"
 )
 _APPEND_COLUMNS = "(game_id, sequence, seat, command, events, command_id, created_at)"
 _APPEND = f"INSERT INTO {ACTION} {_APPEND_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
@@ -48,6 +60,7 @@ _CAS_AND_APPEND = (
     f"WITH moved AS ({_CAS} RETURNING id) "
     f"INSERT INTO {ACTION} {_APPEND_COLUMNS} SELECT id, %s, %s, %s, %s, %s, %s FROM moved"
 )
+_COMMITTED = f"SELECT 1 FROM {ACTION} WHERE game_id = %s AND sequence = %s AND created_at = %s"
 _SEATS = f"SELECT {_q('index')}, is_bot FROM {SEAT} WHERE game_id = %s ORDER BY {_q('index')}"
 
 _state_field = Game._meta.get_field("state")
@@ -55,10 +68,72 @@ _json_field = Action._meta.get_field("command")
 _time_field = Game._meta.get_field("updated_at")
 
 
-def game_load(*, code: str, command_id: str | None) -> Game | None:
+KNOWN_MAX = 4096  # games remembered per process
+KNOWN_FOR = 10.0  # seconds before a remembered game's seats are read again
+
+
+@dataclass(frozen=True)
+class _Known:
+    id: int
+    kind: str
+    code: str
+    version: int
+    updated_at: Any  # as the database holds it: what the compare-and-set matches
+    state_text: str
+    seat_list: tuple[tuple[int, bool], ...]
+    read_at: float  # when its seats were read
+
+
+_known: OrderedDict[str, _Known] = OrderedDict()
+_known_lock = threading.Lock()
+
+
+def _remember(known: _Known) -> None:
+    with _known_lock:
+        _known[known.code] = known
+        _known.move_to_end(known.code)
+        while len(_known) > KNOWN_MAX:
+            _known.popitem(last=False)
+
+
+def _recall(code: str) -> _Known | None:
+    with _known_lock:
+        known = _known.get(code)
+    if known is None or time.monotonic() - known.read_at > KNOWN_FOR:
+        return None
+    return known
+
+
+def forget(code: str | None = None) -> None:
+    """Drop what this process remembers of game ``code`` (of every game: None)."""
+    with _known_lock:
+        if code is None:
+            _known.clear()
+        else:
+            _known.pop(code, None)
+
+
+def _game(known: _Known, state: Any) -> Game:
+    values = [{"id": known.id, "kind": known.kind, "code": known.code, "status": Game.Status.ACTIVE,
+               "version": known.version, "state": state}[f] for f in _LOAD_FIELDS]
+    game = Game.from_db(connection.alias, _LOAD_FIELDS, values)
+    game.db_updated_at, game.seat_list, game.read_at = known.updated_at, list(known.seat_list), known.read_at
+    return game
+
+
+def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game | None:
     """The game's fields a command needs (others load lazily if used), plus
     ``previous_sequence`` (the sequence the same ``command_id`` already produced, or None)
-    and ``seat_list`` (the (index, is_bot) of its seats)."""
+    and ``seat_list`` (the (index, is_bot) of its seats).
+
+    Unless ``fresh``, an active game this process remembers comes without a query; it has
+    ``remembered`` set and ``previous_sequence`` None (unknown: the caller checks the log
+    itself when the command fails)."""
+    known = None if fresh else _recall(code)
+    if known is not None:
+        game = _game(known, json.loads(known.state_text))
+        game.previous_sequence, game.remembered = None, True
+        return game
     try:
         row = _fetch_one(_LOAD, [command_id, code])
     except (OperationalError, InterfaceError):
@@ -69,12 +144,18 @@ def game_load(*, code: str, command_id: str | None) -> Game | None:
         connection.close()
         row = _fetch_one(_LOAD, [command_id, code])
     if row is None:
+        forget(code)
         return None
-    *values, previous, seats = row
-    values[_STATE_AT] = _state_field.from_db_value(values[_STATE_AT], None, connection)
+    *values, updated_at, previous, seats = row
+    state_text = values[_STATE_AT]
+    values[_STATE_AT] = _state_field.from_db_value(state_text, None, connection)
     game = Game.from_db(connection.alias, _LOAD_FIELDS, values)
-    game.previous_sequence = previous
+    game.previous_sequence, game.remembered, game.db_updated_at, game.read_at = previous, False, updated_at, time.monotonic()
     game.seat_list = sorted((int(i), b == "1") for i, _, b in (item.partition(":") for item in seats.split(","))) if seats else []
+    if game.status == Game.Status.ACTIVE and isinstance(state_text, str):
+        _remember(_Known(game.pk, game.kind, game.code, game.version, updated_at, state_text, tuple(game.seat_list), game.read_at))
+    else:
+        forget(code)
     return game
 
 
@@ -98,15 +179,18 @@ def move_save(
     """Compare-and-set ``game`` from its loaded version to the next and append the action.
     False when another writer got there first (nothing written). Raises IntegrityError when
     ``command_id`` was used concurrently (nothing written either). Runs the kind's state
-    listeners in the same transaction."""
+    listeners in the same transaction. Once committed, the new version is remembered."""
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    state_text = json.dumps(state, separators=(",", ":"))
+    updated_at = _time_field.get_db_prep_save(now, connection)
     cas = [
-        _state_field.get_db_prep_save(state, connection),
-        _time_field.get_db_prep_save(now, connection),
+        state_text,
+        updated_at,
         status,
         _time_field.get_db_prep_save(now if finished else None, connection),
         game.pk,
         game.version,
+        game.db_updated_at,
         Game.Status.ACTIVE,
     ]
     append = [
@@ -118,18 +202,39 @@ def move_save(
         _time_field.get_db_prep_save(now, connection),
     ]
     single = connection.vendor == "postgresql" and not connection.in_atomic_block and not hooks.has_state_listeners(game.kind)
-    if single:  # autocommit: this one statement is the transaction
-        with connection.cursor() as cursor:
-            cursor.execute(_CAS_AND_APPEND, cas + append)
-            return cursor.rowcount == 1
-    from django.db import transaction
-
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(_CAS, cas)
-        if cursor.rowcount != 1:
-            return False
-        cursor.execute(_APPEND, [game.pk, *append])
-        hooks.state_saved(game.kind, game, state)
+    try:
+        if single:  # autocommit: this one statement is the transaction
+            with connection.cursor() as cursor:
+                cursor.execute(_CAS_AND_APPEND, cas + append)
+                won = cursor.rowcount == 1
+        else:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(_CAS, cas)
+                won = cursor.rowcount == 1
+                if won:
+                    cursor.execute(_APPEND, [game.pk, *append])
+                    hooks.state_saved(game.kind, game, state)
+    except (OperationalError, InterfaceError):
+        forget(game.code)
+        if connection.in_atomic_block:
+            raise
+        # The connection broke (the server restarted, say) with the outcome unknown: the
+        # commit may or may not have happened. Ask on a fresh connection whether this
+        # very action (its game, sequence and creation time) is in the log.
+        connection.close()
+        won = _fetch_one(_COMMITTED, [game.pk, game.version + 1, append[-1]]) is not None
+    except Exception:
+        forget(game.code)
+        raise
+    if not won:
+        forget(game.code)
+        return False
+    game.db_updated_at = updated_at
+    if not finished:
+        known = _Known(game.pk, game.kind, game.code, game.version + 1, updated_at, state_text, tuple(game.seat_list), game.read_at)
+        transaction.on_commit(lambda: _remember(known))
+    else:
+        transaction.on_commit(lambda: forget(game.code))
     return True
 
 

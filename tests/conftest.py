@@ -28,17 +28,21 @@ def _toy_engine():
 
 @pytest.fixture(autouse=True)
 def _django_test_settings(request):
-    """Bots move inline; rate-limit counters (in the cache) start from zero."""
+    """Bots move inline; rate-limit counters (in the cache) and remembered games start from zero."""
     if not _django_active(request):
         yield
         return
     from django.core.cache import cache
 
+    from games import store
+
     settings = request.getfixturevalue("settings")
     settings.JUNCTION_BOTS_INLINE = True
     cache.clear()
+    store.forget()  # the games this process remembers (the database is emptied between tests)
     yield
     cache.clear()
+    store.forget()
 
 
 @pytest.fixture

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games import services, store
+from games.errors import Conflict, ServiceError
 from games.models import Action, Game
 from games.selectors import game_get
 
@@ -18,15 +21,15 @@ pytestmark = pytest.mark.django_db
 def test_load_brings_the_game_its_seats_and_the_previous_result_of_a_command_id():
     code, tokens = make_game(players=3)
     services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 2}, command_id="x1")
-    game = store.game_load(code=code, command_id="x1")
+    game = store.game_load(code=code, command_id="x1", fresh=True)
     stored = game_get(code=code)
     assert (game.pk, game.kind, game.code, game.status, game.version, game.state) == (
         stored.pk, "toy", code, "active", 2, stored.state
     )
     assert game.seat_list == [(0, False), (1, False), (2, False)]
     assert game.previous_sequence == 2
-    assert store.game_load(code=code, command_id="never-used").previous_sequence is None
-    assert store.game_load(code=code, command_id=None).previous_sequence is None
+    assert store.game_load(code=code, command_id="never-used", fresh=True).previous_sequence is None
+    assert store.game_load(code=code, command_id=None, fresh=True).previous_sequence is None
     assert store.game_load(code="ZZZZZ", command_id=None) is None
 
 
@@ -47,7 +50,7 @@ def _save(game, *, command_id=None, state=None):
 def test_compare_and_set_refuses_a_stale_version_and_writes_nothing():
     code, tokens = make_game()
     stale = store.game_load(code=code, command_id=None)
-    assert _save(store.game_load(code=code, command_id=None))  # version 1 -> 2
+    assert _save(store.game_load(code=code, command_id=None, fresh=True))  # version 1 -> 2
     assert not _save(stale)  # still thinks version 1
     game = game_get(code=code)
     assert game.version == 2
@@ -59,7 +62,7 @@ def test_a_command_id_used_concurrently_undoes_the_whole_save():
     assert _save(store.game_load(code=code, command_id=None), command_id="dup")
     before = game_get(code=code)
     with pytest.raises(IntegrityError), transaction.atomic():
-        _save(store.game_load(code=code, command_id=None), command_id="dup", state={**before.state, "counter": -1})
+        _save(store.game_load(code=code, command_id=None, fresh=True), command_id="dup", state={**before.state, "counter": -1})
     after = game_get(code=code)
     assert (after.version, after.state) == (before.version, before.state)
     assert Action.objects.filter(game=after).count() == 2
@@ -128,3 +131,121 @@ def test_an_http_request_after_the_server_dropped_the_connection_is_served(api_c
     close_old_connections()
     response = api_client.get(f"/api/games/{code}/state", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     assert response.status_code == 200 and response.json()["version"] == 1
+
+
+# --- games this process remembers ------------------------------------------------------
+# Transactional tests: what is remembered after a save waits for the commit.
+
+
+def _game_queries(queries) -> list[str]:
+    return [q["sql"] for q in queries if "games_game" in q["sql"] and q["sql"].lstrip().upper().startswith("SELECT")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_next_command_on_a_game_this_process_saved_skips_the_load():
+    from django.test.utils import CaptureQueriesContext
+
+    code, tokens = make_game()
+    seats = [actor(code, tokens[0]), actor(code, tokens[1])]
+    services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1})
+    with CaptureQueriesContext(connection) as queries:
+        result = services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 2})
+    assert result.version == 3
+    assert _game_queries(queries) == []  # no load: only the compare-and-set (+ append)
+    assert game_get(code=code).state["counter"] == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_another_process_moved_is_read_afresh_and_nothing_is_refused_wrongly():
+    code, tokens = make_game()
+    seats = [actor(code, tokens[0]), actor(code, tokens[1])]
+    services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1})  # v2, seat 1 to move
+    seen_here = store._known[code]
+    services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 1})  # v3, "elsewhere"
+    store._remember(seen_here)  # this process still thinks: v2, seat 1 to move
+
+    # Seat 0 is on turn at v3 although this process remembers seat 1's turn: not refused.
+    result = services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1}, expected_version=3)
+    assert result.version == 4
+    store._remember(seen_here)
+    # Seat 1 may move again (v4): applying on the remembered v2 would pass, the CAS fails.
+    assert services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 1}).version == 5
+    store._remember(seen_here)
+    with pytest.raises(ServiceError) as refused:  # seat 1 again: refused by the real state
+        services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 1})
+    assert refused.value.code == "not-your-turn"
+    game = game_get(code=code)
+    assert (game.version, game.state["counter"]) == (5, 4)
+    assert list(game.actions.values_list("sequence", flat=True)) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_master_edit_is_not_overwritten_by_what_this_process_remembers():
+    code, tokens = make_game()
+    seats = [actor(code, tokens[0]), actor(code, tokens[1])]
+    services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1})
+    assert code in store._known
+    edited = Game.objects.get(code=code)
+    edited.state["counter"] = 500  # as the admin's form saves it (same version)
+    edited.save()
+    services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 2})
+    assert game_get(code=code).state["counter"] == 502
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retried_command_id_on_a_remembered_game_returns_the_first_result():
+    code, tokens = make_game()
+    seat0 = actor(code, tokens[0])
+    first = services.game_command(code=code, actor=seat0, command={"cmd": "add", "n": 3}, command_id="once")
+    assert code in store._known
+    again = services.game_command(code=code, actor=seat0, command={"cmd": "add", "n": 3}, command_id="once")
+    assert again.duplicate and (again.version, again.events) == (first.version, first.events)
+    # Even when the retry would apply again on what is remembered (seat 0's turn at v1).
+    store._remember(replace(store._known[code], version=1))
+    again = services.game_command(code=code, actor=seat0, command={"cmd": "add", "n": 3}, command_id="once")
+    assert again.duplicate and again.version == 2
+    assert game_get(code=code).version == 2 and game_get(code=code).state["counter"] == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_finished_and_abandoned_games_are_not_remembered():
+    code, tokens = make_game(options={"target": 3})
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 3})
+    assert game_get(code=code).status == Game.Status.FINISHED
+    assert code not in store._known
+    code, tokens = make_game()
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+    services.game_abandon(code=code, actor=actor(code, tokens[0]))
+    with pytest.raises(Conflict) as refused:
+        services.game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "add", "n": 1})
+    assert refused.value.code == "game-abandoned"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("breaks", ["after-commit", "before-commit"])
+def test_a_connection_lost_with_the_outcome_unknown_is_resolved_from_the_log(monkeypatch, breaks):
+    """The move is in the log exactly once, and the caller is told the truth."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL: the compare-and-set and append are one autocommitted statement")
+    from django.db import OperationalError
+    from django.db.backends import utils
+
+    code, tokens = make_game()
+    seat0 = actor(code, tokens[0])
+    original = utils.CursorWrapper.execute
+    broken = []
+
+    def execute(self, sql, params=None):
+        if sql.startswith("WITH moved") and not broken:
+            broken.append(sql)
+            if breaks == "after-commit":
+                original(self, sql, params)
+            raise OperationalError("server closed the connection unexpectedly")
+        return original(self, sql, params)
+
+    monkeypatch.setattr(utils.CursorWrapper, "execute", execute)
+    result = services.game_command(code=code, actor=seat0, command={"cmd": "add", "n": 2})
+    assert broken and result.version == 2
+    game = game_get(code=code)
+    assert (game.version, game.state["counter"]) == (2, 2)
+    assert list(game.actions.values_list("sequence", flat=True)) == [1, 2]

@@ -50,3 +50,24 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_database_to_ourselves(request):
+    """PostgreSQL refuses to drop the test database while other sessions use it: those of
+    channels' database threads (a consumer's ``database_sync_to_async`` keeps its thread
+    and connection) and of any straggling Daphne. End them before the database is dropped."""
+    if not _django_active(request):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with request.getfixturevalue("django_db_blocker").unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

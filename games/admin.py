@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 
 from .models import Action, Game, Seat
@@ -28,13 +29,44 @@ class ActionInline(admin.TabularInline):
         return super().get_queryset(request).order_by("-sequence")
 
 
+class GameForm(forms.ModelForm):
+    """Carries the version the page was loaded at: saving after the game moved on would write
+    the page's old state over the moves made since, so it is refused instead."""
+
+    loaded_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Game
+        fields = ("code", "kind", "status", "seed", "options", "state")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.fields["loaded_version"].initial = self.instance.version
+
+    def clean(self):
+        cleaned = super().clean()
+        loaded = cleaned.get("loaded_version")
+        if self.instance.pk is not None and loaded is not None and loaded != self.instance.version:
+            raise forms.ValidationError(
+                f"The game moved on (version {loaded} → {self.instance.version}) while this page was open; "
+                "reload it and make your change again."
+            )
+        return cleaned
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameForm
     list_display = ("code", "kind", "status", "version", "player_count", "created_at", "updated_at")
     list_filter = ("kind", "status")
     search_fields = ("code", "seats__name")
-    readonly_fields = ("created_at", "updated_at", "started_at", "finished_at")
-    fields = ("code", "kind", "status", "version", "seed", "options", "state", "created_at", "updated_at", "started_at", "finished_at")
+    # The version is the log's: an edited state becomes an action (services.game_state_edit).
+    readonly_fields = ("version", "created_at", "updated_at", "started_at", "finished_at")
+    fields = (
+        "code", "kind", "status", "version", "seed", "options", "state",
+        "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
+    )
     inlines = [SeatInline, ActionInline]
 
     @admin.display(description="players")
@@ -42,17 +74,32 @@ class GameAdmin(admin.ModelAdmin):
         return obj.seats.count()
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change:
-            from django.db import transaction
+        """Writes only what the game master changed; a new state of a started game goes through
+        the log (services.game_state_edit). The form refused a page older than the game."""
+        from django.db import transaction
 
-            from . import hooks
+        from . import hooks, services
+        from .errors import Conflict
 
-            if obj.state is not None:
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        columns = {f.name for f in Game._meta.concrete_fields} - {"state", "version"}
+        fields = [f for f in form.changed_data if f in columns]
+        if "state" in form.changed_data:
+            try:
+                result = services.game_state_edit(game_id=obj.pk, state=obj.state, editor=request.user.get_username())
+            except Conflict:  # not started: no log to keep, the state is saved as it is
+                fields.append("state")
+            else:
+                self.message_user(request, f"The new state is action {result.version} in the game's log; players have it.")
+        if fields:
+            obj.save(update_fields=[*fields, "updated_at"])
+            obj.refresh_from_db()
+            if "state" in fields and obj.state is not None:
                 hooks.state_saved(obj.kind, obj, obj.state)
-            from .services import _after_commit
-
-            transaction.on_commit(lambda: _after_commit(obj.pk, schedule_bots=False))
+            if "state" in fields or "state" not in form.changed_data:  # an edit already tells everyone
+                transaction.on_commit(lambda: services._after_commit(obj.pk, schedule_bots=False))
 
 
 @admin.register(Action)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .engines.registry import get_engine
@@ -21,5 +22,14 @@ def game_replay(*, game: Game, upto: int | None = None) -> dict[str, Any] | None
     if upto is not None:
         actions = actions.filter(sequence__lte=upto)
     for action in effective_actions(list(actions.only("sequence", "seat", "command", "events"))):
-        engine.apply(state, seat=action.seat, command=action.command)
+        state = action_replay(engine, state, action)
+    return state
+
+
+def action_replay(engine, state: dict[str, Any], action) -> dict[str, Any]:
+    """``state`` after the logged ``action``: the engine applies a move; a game master's
+    ``edit-state`` replaces the state with the one it recorded."""
+    if action.command.get("cmd") == "edit-state":
+        return copy.deepcopy(action.events[0]["state"])
+    engine.apply(state, seat=action.seat, command=action.command)
     return state

@@ -109,11 +109,16 @@ def get_state_response(*, game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def action_json(action: Action) -> dict[str, Any]:
+    """One log entry as everyone may see it. A game master's edit shows that it happened, not
+    the state it wrote (that would hold every seat's secrets)."""
+    events = action.events
+    if action.command.get("cmd") == "edit-state":
+        events = [{k: v for k, v in e.items() if k != "state"} for e in events]
     return {
         "sequence": action.sequence,
         "seat": action.seat,
         "command": action.command,
-        "events": action.events,
+        "events": events,
         "created_at": action.created_at.isoformat(),
     }
 

@@ -292,6 +292,31 @@ def _command_apply(
     raise Conflict("busy", "The game changed too often while applying this command; try again.", version=game.version)
 
 
+EDIT_STATE = "edit-state"
+
+
+def game_state_edit(*, game_id: int, state: dict[str, Any], editor: str) -> CommandResult:
+    """A game master replaces a running game's state (Django admin). The edit is an action in
+    the log like any move (``{"cmd": "edit-state"}``, the new state in its event), so the
+    version moves on, every client gets the new state, and replay still equals the stored state."""
+    now = timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.state is None:
+            raise Conflict("game-not-started", "Only a started game has a state to edit.", version=game.version)
+        new_version = game.version + 1
+        events = [{"type": "state-edited", "by": editor, "state": state}]
+        Game.objects.filter(pk=game.pk).update(state=state, version=new_version, updated_at=now)
+        Action.objects.create(
+            game=game, sequence=new_version, seat=None, command={"cmd": EDIT_STATE, "by": editor}, events=events
+        )
+        game.state, game.version = state, new_version
+        hooks.state_saved(game.kind, game, state)
+        transaction.on_commit(lambda: _after_commit(game.pk))
+    store.forget(game.code)
+    return CommandResult(version=new_version, events=events, cmd=EDIT_STATE)
+
+
 def game_abandon(*, code: str, actor: Actor) -> Game:
     game = game_get(code=code)
     _require_host(actor)

@@ -29,10 +29,14 @@ def undo_plan(*, game: Game, actor: Actor, command: dict[str, Any]) -> tuple[dic
     if not actions:
         raise ServiceError("nothing-to-undo", "Nothing has happened yet in this game.")
     target = actions[-1]
+    if target.command.get("cmd") == "edit-state":
+        raise ServiceError("nothing-to-undo", "The last change was a game master's edit; it cannot be undone from the game.")
+    from .replay import action_replay
+
     players = [s.name for s in game.seats.order_by("index")]
     state = engine.setup(players=players, options=game.options, seed=game.seed)
     for action in actions[:-1]:
-        engine.apply(state, seat=action.seat, command=action.command)
+        state = action_replay(engine, state, action)
     if engine.turn_key(state) != engine.turn_key(game.state):
         raise ServiceError("nothing-to-undo", "Nothing to undo in this turn: undo never reaches into the previous turn.")
     if not actor.is_host and actor.seat != target.seat:

@@ -43,6 +43,7 @@
       case "round-started": return "Round " + e.round + " begins.";
       case "phase-started": return (PHASES[e.phase] || e.phase.charAt(0).toUpperCase() + e.phase.slice(1)) + " phase" + (e.phase === "production" ? ": every player sells each locomotive type to one die." : ".");
       case "game-started": return "The game started.";
+      case "state-edited": return "A game master corrected the game.";
       default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }

@@ -297,6 +297,7 @@
     const contract = (fallback) => (c && !c.hidden && c.commodity ? c.commodity + " → " + c.destination : fallback);
     switch (e.type) {
       case "game-started": return "The game started.";
+      case "state-edited": return "A game master corrected the game.";
       case "routes-ranked": return who(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => who(Number(s)) + " " + r).join("; ") + ". " + who(e.order[0]) + " goes first.";
       case "starting-contract-dealt": return who(e.seat) + " was dealt a starting private contract.";

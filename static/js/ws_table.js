@@ -358,6 +358,7 @@
     const debtService = (d) => d ? "; debt service on the next delivery: east " + money(d.east) + ", central " + money(d.central) + ", west " + money(d.west) : "";
     switch (e.type) {
       case "game-started": return "The game started.";
+      case "state-edited": return "A game master corrected the game.";
       case "routes-ranked": return n(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + route(r)).join("; ") + ". " + n(e.order[0]) + " goes first.";
       case "engine-placed": return n(e.seat) + " placed their engine in " + e.city + ".";

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -52,3 +54,69 @@ def test_game_master_fixes_a_state_and_clients_are_told(admin_client, django_cap
     game.refresh_from_db()
     assert game.state["counter"] == 7 and game.state["turn"] == 1
     assert len(callbacks) == 1, "connected clients get the corrected state after commit"
+
+
+def _change_form(game, **changes):
+    form = {
+        "code": game.code, "kind": game.kind, "status": game.status, "seed": game.seed,
+        "options": json.dumps(game.options), "state": json.dumps(game.state),
+        "seats-TOTAL_FORMS": str(game.seats.count()), "seats-INITIAL_FORMS": str(game.seats.count()),
+        "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
+        "actions-TOTAL_FORMS": "0", "actions-INITIAL_FORMS": "0", "actions-MIN_NUM_FORMS": "0", "actions-MAX_NUM_FORMS": "0",
+    }
+    for i, seat in enumerate(game.seats.all()):
+        form.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk, f"seats-{i}-index": seat.index,
+                     f"seats-{i}-name": seat.name, f"seats-{i}-color": seat.color, f"seats-{i}-bot": ""})
+        if seat.is_host:
+            form[f"seats-{i}-is_host"] = "on"
+    form.update(changes)
+    return form
+
+
+def test_an_edited_state_is_an_action_in_the_log_and_replay_still_matches(admin_client, api_client):
+    from games.replay import game_replay
+    from games.services import game_command
+
+    from .factories import actor
+
+    code, tokens = make_game()
+    game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+    game = Game.objects.get(code=code)
+    edited = {**game.state, "counter": 7, "secrets": [987654321, 42]}
+    response = admin_client.post(f"/admin/games/game/{game.pk}/change/", _change_form(game, state=json.dumps(edited)))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game.refresh_from_db()
+    assert (game.version, game.state["counter"]) == (3, 7)
+    last = game.actions.get(sequence=3)
+    assert last.command == {"cmd": "edit-state", "by": "gm"} and last.seat is None
+    assert game_replay(game=game) == game.state
+    # Play goes on from the edited state, and replay keeps matching.
+    game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "add", "n": 2})
+    game.refresh_from_db()
+    assert (game.version, game.state["counter"]) == (4, 9)
+    assert game_replay(game=game) == game.state
+    # The public log says an edit happened, never the state it wrote (every seat's secrets).
+    log = api_client.get(f"/api/games/{code}/actions?after=2").json()
+    entry = next(a for a in log if a["sequence"] == 3)
+    assert entry["events"] == [{"type": "state-edited", "by": "gm"}]
+    assert "987654321" not in json.dumps(log)
+
+
+def test_a_page_older_than_the_game_is_refused_and_the_moves_made_meanwhile_stay(admin_client):
+    from games.services import game_command
+
+    from .factories import actor
+
+    code, tokens = make_game()
+    game = Game.objects.get(code=code)
+    form = _change_form(game, options=json.dumps({**game.options, "note": "checked"}), loaded_version=game.version)
+    game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 2})  # while the page is open
+    response = admin_client.post(f"/admin/games/game/{game.pk}/change/", form)
+    assert response.status_code == 200 and "moved on (version 1 → 2)" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 2 and game.state["counter"] == 2 and "note" not in game.options
+    # Reloaded, the same change goes through and leaves the move alone.
+    form = _change_form(game, options=json.dumps({**game.options, "note": "checked"}), loaded_version=game.version)
+    assert admin_client.post(f"/admin/games/game/{game.pk}/change/", form).status_code == 302
+    game.refresh_from_db()
+    assert game.version == 2 and game.state["counter"] == 2 and game.options["note"] == "checked"

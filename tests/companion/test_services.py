@@ -31,8 +31,8 @@ def test_migration_loads_the_default_board_and_it_round_trips():
     assert sorted(atlanta.commodities.values_list("name", flat=True)) == ["coal", "cotton", "textiles"]
 
 
-def start_ws_game(players: int = 3):
-    created = services.game_create(kind="wood-and-steel", host_name="P0")
+def start_ws_game(players: int = 3, options=None):
+    created = services.game_create(kind="wood-and-steel", host_name="P0", options=options)
     code = created.game.code
     tokens = {0: created.host_token}
     for i in range(1, players):
@@ -82,6 +82,35 @@ def test_read_model_follows_every_command():
         row = contracts.get(contract_id=c["id"])
         assert (row.kind, row.commodity, row.destination, row.holder, row.status, row.value) == (
             c["type"], c["commodity"], c["destination"], c["holder"], c["status"], c["value"])
+
+
+def test_read_model_active_cities_are_start_cities_then_deliveries():
+    from games.engines.registry import get_engine
+
+    engine = get_engine("wood-and-steel")
+    code, tokens = start_ws_game(2, options={"check_network": False})
+
+    def send(seat, command):
+        services.game_command(code=code, actor=actor(code, tokens[seat]), command=command)
+
+    for seat in range(2):
+        send(seat, engine.legal_commands(game_get(code=code).state, seat=seat)[0])
+    for seat in range(2):
+        send(seat, engine.legal_commands(game_get(code=code).state, seat=seat)[-1])  # the second start city
+
+    def rows():
+        return {p.seat: p.active_cities for p in PlayerProgress.objects.filter(game__code=code)}
+
+    state = game_get(code=code).state
+    for p in state["players"]:
+        a, b = p["start_route"].split("-")
+        assert rows()[p["seat"]] == p["active_cities"] == [x for x in (a, b) if x != p["engine_city"]] + [p["engine_city"]]
+    seat = state["current_seat"]
+    held = next(c for c in state["contracts"] if c["id"] == state["players"][seat]["private"])
+    send(seat, {"cmd": "fulfill-contract", "contract": held["id"]})
+    state = game_get(code=code).state
+    assert rows()[seat] == state["players"][seat]["active_cities"]
+    assert rows()[seat][-1] == held["destination"] and len(rows()[seat]) == 3
 
 
 def test_board_without_a_default_is_a_clear_error():

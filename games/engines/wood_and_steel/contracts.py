@@ -153,7 +153,8 @@ def private_contract(
     board: Board,
     rng: Rng,
     *,
-    active: list[str],
+    area: list[str],
+    current: str | None = None,
     exclude: set[str],
     stats: dict[str, Any],
     hubs: set[str],
@@ -164,13 +165,16 @@ def private_contract(
     last_destination: str | None = None,
     monopoly_chance: dict[str, int] | None = None,
 ) -> tuple[str, str] | None:
-    """One private contract for a player whose active cities are ``active``.
+    """One private contract for a player whose cities are ``area`` (the engine passes the
+    network plus the active cities, or the active cities only: option ``player_area``).
 
-    * candidates: cities within 2 hops of any active city, not active (plus the player's own
-      hub city, which is more likely because of its hub value);
-    * direction from the current city (the last active one): N 3, S 3, E 7, W 7, or E 3/W 11
-      near the East Coast, E 11/W 3 near the West Coast; an empty bucket borrows its opposite;
-    * destination weighted by city value; commodity uniform over those available at the active
+    * candidates: cities within 2 hops of any area city, not in the area (plus the player's
+      own hub city, which is more likely because of its hub value);
+    * direction from ``current`` (the player's current city: the last active city, i.e. the
+      latest delivery, else the engine's starting city; default: the last of ``area``):
+      N 3, S 3, E 7, W 7, or E 3/W 11 near the East Coast, E 11/W 3 near the West Coast; an
+      empty bucket borrows its opposite;
+    * destination weighted by city value; commodity uniform over those available at the area
       cities and their neighbours (or, for a regional-office offer, any commodity produced in
       that region), never produced at the destination;
     * after 3 fulfilled contracts, commodities under 2 hops away are dropped unless fewer than
@@ -178,7 +182,8 @@ def private_contract(
     * a monopoly the player holds takes 40/50/60 % of the draw when the last delivery was within
       one hop of a producer of it.
     """
-    current = active[-1]
+    active = area
+    current = current or area[-1]
     candidates = set(board.within(active, 2))
     if own_hub:
         candidates.add(own_hub)
@@ -228,16 +233,18 @@ def market_contract(
     board: Board,
     rng: Rng,
     *,
-    active: set[str],
+    area: set[str],
     exclude: set[str],
     stats: dict[str, Any],
     hubs: set[str],
     min_value: int,
 ) -> tuple[str, str] | None:
-    """A market contract: destination within 2 hops of any player's active city (never an
-    active city), weighted by value; commodity available at or next to an active city, not
+    """A market contract: destination within 2 hops of any player's city (``area``: the
+    union of every player's area, never one of them), weighted by value; commodity
+    available at or next to an area city, not
     produced at the destination, worth at least ``min_value``. Falls back to the whole
     board (still above the minimum) when the neighbourhood has nothing that qualifies."""
+    active = area
     min_hops = -(-min_value // CONTRACT_UNIT)
     pool = sorted({k for c in board.within(active, 1, include_start=True) for k in board.cities[c]["commodities"]})
 

@@ -209,6 +209,7 @@ OPTIONS = (
     _opt("market_max", "int", 6, "Most open market contracts (a delivery adds one only below this).", min=1, max=20),
     _opt("check_network", "bool", True, "Check that the player's reported track reaches the pickup and destination cities."),
     _opt("limit_actions", "bool", True, "At most two different actions per turn (running trains may repeat)."),
+    _opt("player_area", "choice", "network", "Cities contracts are drawn around and independents keep away from: each player's network plus active cities (rules: contracts are 'close to the players' existing rail networks'), or active cities only (designers' app).", choices=("network", "active-cities")),
     _opt("debt_floor", "int", 15_000, "Repaying may not bring debt below this (rules: $15,000).", min=0, max=100_000),
     _opt("regional_dominance_ties", "int", 4, "Ties for regional dominance at the end (end-of-game section: 4; the later section says 2).", min=0, max=10),
     _opt("depth_rule", "choice", "times", "Depth bonus: 'times' = deliveries of the most delivered commodity (from 2); 'literal' = that plus one.", choices=("times", "literal")),
@@ -348,10 +349,18 @@ class WoodAndSteelEngine(Engine):
     def _hubs(state: State) -> set[str]:
         return {p["hub"] for p in state["players"] if p["hub"]}
 
-    def _all_active(self, state: State) -> set[str]:
+    def _area(self, state: State, p: dict[str, Any]) -> list[str]:
+        """The cities a player's contracts are drawn around (``player_area``): network plus
+        active cities, or active cities only."""
+        if state["options"].get("player_area", "network") == "active-cities":
+            return sorted(p["active_cities"])
+        return sorted(set(p["network"]).union(p["active_cities"]))
+
+    def _all_area(self, state: State) -> set[str]:
+        """Every player's area: market contracts are drawn around it, independents keep away."""
         out: set[str] = set()
         for p in state["players"]:
-            out.update(p["active_cities"])
+            out.update(self._area(state, p))
         return out
 
     def _owned_routes(self, state: State, p: dict[str, Any]) -> list[str]:
@@ -360,18 +369,16 @@ class WoodAndSteelEngine(Engine):
         return sorted(set(done) | set(p["acquired"]))
 
     def _recompute_network(self, state: State, p: dict[str, Any]) -> list[str]:
-        """Refresh the player's network; return the cities that were added to active cities."""
+        """Refresh the player's network (the cities their track reaches); return the cities
+        newly connected. Active cities are not touched: by the rules they are the starting
+        cities plus the cities delivered to (see ``_cmd_fulfill``)."""
         board = self.board(state)
         cities: set[str] = set()
         for rid in self._owned_routes(state, p):
             cities.update(board.route_cities(rid))
+        before = set(p["network"])
         p["network"] = sorted(cities)
-        added = []
-        for c in sorted(cities):
-            if c not in p["active_cities"]:
-                p["active_cities"].append(c)
-                added.append(c)
-        return added
+        return sorted(cities - before)
 
     def _connected(self, state: State, p: dict[str, Any], group_a: list[str], group_b: list[str]) -> bool:
         board = self.board(state)
@@ -478,7 +485,8 @@ class WoodAndSteelEngine(Engine):
             pair = C.private_contract(
                 board,
                 rng,
-                active=p["active_cities"],
+                area=self._area(state, p),
+                current=p["active_cities"][-1],
                 exclude=exclude,
                 stats=state["stats"],
                 hubs=self._hubs(state),
@@ -502,7 +510,7 @@ class WoodAndSteelEngine(Engine):
         pair = C.market_contract(
             board,
             rng,
-            active=self._all_active(state),
+            area=self._all_area(state),
             exclude=self._open_keys(state),
             stats=state["stats"],
             hubs=self._hubs(state),
@@ -631,6 +639,8 @@ class WoodAndSteelEngine(Engine):
         city = command.get("city")
         require(city in board.route_cities(p["start_route"]), "bad-city", "Put your engine in one of your two starting cities.")
         p["engine_city"] = city
+        # the engine's city is the current city (last active) until the first delivery
+        p["active_cities"] = [c for c in p["active_cities"] if c != city] + [city]
         events: list[Event] = [{"type": "engine-placed", "seat": seat, "city": city}]
         if all(q["engine_city"] for q in state["players"]):
             state["phase"] = "play"
@@ -1118,7 +1128,7 @@ class WoodAndSteelEngine(Engine):
         events: list[Event] = []
         live = [r for r in state["railroads"] if r["acquired_by"] is None]
         companies = [[x["route"] for x in r["routes"]] for r in live]
-        added = R.grow_independents(board, rng, companies, self._all_active(state))
+        added = R.grow_independents(board, rng, companies, self._all_area(state))
         growth = []
         for i, rid in added:
             rr = live[i]

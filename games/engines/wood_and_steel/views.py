@@ -61,6 +61,7 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
                 "exchanges": list(p["exchanges"]),
                 "monopolies": sorted(k for k, s in state["monopolies"].items() if s == p["seat"]),
                 "active_cities": list(p["active_cities"]),
+                "current_city": p["active_cities"][-1] if p["active_cities"] else None,
                 "network": list(p["network"]),
                 "track": [
                     {"route": rid, "segments": n, "length": board.routes[rid]["length"]} for rid, n in sorted(p["track"].items())

@@ -189,7 +189,8 @@ def test_build_track_costs_and_limits():
     # Boston-Syracuse: length 2, plain -> $3,000 for both segments
     ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Boston"})
     assert ev[0]["cost"] == 3_000 and p["money"] == 7_000
-    assert "Syracuse" in p["network"] and "Syracuse" in p["active_cities"]
+    assert "Syracuse" in p["network"] and "Syracuse" not in p["active_cities"]  # reached, not delivered to
+    assert ev[-1] == {"type": "cities-connected", "seat": seat, "cities": ["Syracuse"]}
     with pytest.raises(RulesError) as err:
         ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Toronto"})
     assert err.value.code == "too-many-segments"
@@ -250,6 +251,76 @@ def test_fulfil_private_contract_pays_ties_and_offers_two_distinct_new_ones():
         ENGINE.apply(state, seat=seat, command={"cmd": "end-turn"})
     ENGINE.apply(state, seat=seat, command={"cmd": "choose-offer", "offer": offers[1]["id"]})
     assert p["private"] == offers[1]["id"] and ENGINE._contract(state, offers[0]["id"])["status"] == "declined"
+
+
+def _to_seat(state, seat):
+    while state["current_seat"] != seat:
+        ENGINE.apply(state, seat=state["current_seat"], command={"cmd": "end-turn"})
+
+
+def _spy_private_contract(monkeypatch):
+    from games.engines.wood_and_steel import contracts as C
+
+    calls = []
+    real = C.private_contract
+
+    def spy(board, rng, **kw):
+        calls.append(kw)
+        return real(board, rng, **kw)
+
+    monkeypatch.setattr(C, "private_contract", spy)
+    return calls
+
+
+def test_active_cities_are_starting_cities_plus_deliveries_latest_last(monkeypatch):
+    calls = _spy_private_contract(monkeypatch)
+    picks = [[ROUTES[5], ROUTES[0], ROUTES[1]], [ROUTES[1], ROUTES[0], ROUTES[2]]]
+    state = started_game(2, picks=picks, check_network=False)
+    seat = next(p["seat"] for p in state["players"] if p["start_route"] == "Charleston-Savannah")
+    p = state["players"][seat]
+    # engine placed in Charleston: it is the current city until the first delivery
+    assert p["engine_city"] == "Charleston" and p["active_cities"] == ["Savannah", "Charleston"]
+    view = ENGINE.view(state, seat=None)["players"][seat]
+    assert view["active_cities"] == ["Savannah", "Charleston"] and view["current_city"] == "Charleston"
+    _to_seat(state, seat)
+    ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Savannah-Atlanta"})
+    assert ev[-1] == {"type": "cities-connected", "seat": seat, "cities": ["Atlanta"]}
+    # Atlanta joins the network, not the active cities, and does not become the current city
+    assert p["network"] == ["Atlanta", "Charleston", "Savannah"]
+    assert p["active_cities"] == ["Savannah", "Charleston"]
+    ENGINE.apply(state, seat=seat, command={"cmd": "discard-private-contract"})
+    assert calls[-1]["current"] == "Charleston"
+    assert calls[-1]["area"] == ["Atlanta", "Charleston", "Savannah"]  # drawn around network + active cities
+    ENGINE.apply(state, seat=seat, command={"cmd": "choose-offer", "offer": p["offers"][0]})
+    # deliveries append the destination; a repeat moves it to the end
+    for dest, expected in (
+        ("Atlanta", ["Savannah", "Charleston", "Atlanta"]),
+        ("Savannah", ["Charleston", "Atlanta", "Savannah"]),
+    ):
+        p["turn_actions"] = []
+        c = give_contract(state, seat, "machinery", dest)
+        ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": c["id"]})
+        assert p["active_cities"] == expected
+        assert calls[-1]["current"] == dest
+        view = ENGINE.view(state, seat=seat)["players"][seat]
+        assert view["active_cities"] == expected and view["current_city"] == dest
+        ENGINE.apply(state, seat=seat, command={"cmd": "choose-offer", "offer": p["offers"][0]})
+    # a merger or a hub adds network cities, never active ones
+    p["money"] = 100_000
+    p["turn_actions"] = []
+    ENGINE.apply(state, seat=seat, command={"cmd": "buy-upgrade", "upgrade": "hub", "city": "Atlanta"})
+    assert p["active_cities"] == ["Charleston", "Atlanta", "Savannah"]
+
+
+def test_player_area_option_draws_around_active_cities_only(monkeypatch):
+    calls = _spy_private_contract(monkeypatch)
+    picks = [[ROUTES[5], ROUTES[0], ROUTES[1]], [ROUTES[1], ROUTES[0], ROUTES[2]]]
+    state = started_game(2, picks=picks, player_area="active-cities")
+    seat = next(p["seat"] for p in state["players"] if p["start_route"] == "Charleston-Savannah")
+    _to_seat(state, seat)
+    ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Savannah-Atlanta"})
+    ENGINE.apply(state, seat=seat, command={"cmd": "discard-private-contract"})
+    assert calls[-1]["area"] == ["Charleston", "Savannah"] and calls[-1]["current"] == "Charleston"
 
 
 def test_hub_and_regional_office_add_offers():
@@ -473,7 +544,7 @@ def test_hub_city_is_more_likely_in_private_offers():
         rng = Rng(5)
         n = 0
         for _ in range(600):
-            _k, dest = C.private_contract(board, rng, active=active, exclude=set(), stats=stats, hubs={hub} if hub else set(), own_hub=hub)
+            _k, dest = C.private_contract(board, rng, area=active, exclude=set(), stats=stats, hubs={hub} if hub else set(), own_hub=hub)
             n += dest == "New York"
         counts[hub] = n
     assert counts[None] == 0  # an active city is never a destination...
@@ -492,7 +563,7 @@ def test_monopoly_raises_the_commodity_chance():
         rng = Rng(11)
         hits = total = 0
         for _ in range(600):
-            k, dest = C.private_contract(board, rng, active=active, exclude=set(), stats=stats, hubs=set(), monopolies=mono, last_destination="Detroit", monopoly_chance={"machinery": 60})
+            k, dest = C.private_contract(board, rng, area=active, exclude=set(), stats=stats, hubs=set(), monopolies=mono, last_destination="Detroit", monopoly_chance={"machinery": 60})
             if "machinery" not in board.cities[dest]["commodities"]:
                 total += 1
                 hits += k == "machinery"

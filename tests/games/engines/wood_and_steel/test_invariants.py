@@ -49,8 +49,18 @@ def check_invariants(state, events):
     all_active = set()
     for p in state["players"]:
         assert p["money"] >= 0 and p["debt"] >= 0 and p["debt"] % 5_000 == 0
-        all_active |= set(p["active_cities"])
-        assert set(p["network"]) <= set(p["active_cities"]) or state["phase"] == "ranking"
+        all_active |= set(p["active_cities"]) | set(p["network"])
+        # active cities (rules): the starting cities, then every city delivered to, the latest last
+        if p["start_route"]:
+            expected = list(board.route_cities(p["start_route"]))
+            if p["engine_city"]:
+                expected = [c for c in expected if c != p["engine_city"]] + [p["engine_city"]]
+            for cid in p["fulfilled"]:
+                dest = ENGINE._contract(state, cid)["destination"]
+                expected = [c for c in expected if c != dest] + [dest]
+            assert p["active_cities"] == expected
+        else:
+            assert p["active_cities"] == []
         for key in ("private", "market"):
             if p[key] is not None:
                 c = ENGINE._contract(state, p[key])
@@ -80,7 +90,7 @@ def check_invariants(state, events):
             cs = ENGINE._railroad_cities(state, rr)
             assert not (cs & seen)
             seen |= cs
-    # growth this command never touched a player's city or a neighbour of one
+    # growth this command never touched a player's city (network or active) or a neighbour of one
     near = set(all_active) | {n for c in all_active for n in board.neighbours[c]}
     for e in events:
         if e["type"] == "railroad-grew":

@@ -145,7 +145,8 @@ def legal_commands(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int)
     if state["go_first"] is None and _action_ok(engine, state, p, "go-first"):
         out.append({"cmd": "go-first"})
     if _action_ok(engine, state, p, "borrow"):
-        out += [{"cmd": "borrow", "amount": a} for a in (5_000, 10_000)]
+        cap = state["options"].get("max_borrow", RU.MAX_BORROW)
+        out += [{"cmd": "borrow", "amount": a} for a in range(RU.DEBT_UNIT, cap + 1, RU.DEBT_UNIT)]
     if _action_ok(engine, state, p, "repay-debt"):
         floor = state["options"]["debt_floor"]
         for a in (5_000, 10_000):

@@ -11,7 +11,7 @@ import itertools
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, State, require
+from ..base import Command, Engine, Event, Option, RulesError, State, require
 from ..rng import Rng, seed_state
 from . import contracts as C
 from . import railroads as R
@@ -209,6 +209,7 @@ OPTIONS = (
     _opt("market_max", "int", 6, "Most open market contracts (a delivery adds one only below this).", min=1, max=20),
     _opt("check_network", "bool", True, "Check that the player's reported track reaches the pickup and destination cities."),
     _opt("limit_actions", "bool", True, "At most two different actions per turn (running trains may repeat)."),
+    _opt("max_borrow", "int", MAX_BORROW, "Most borrowed in one action, a multiple of $5,000 (the rules set no limit on total debt; borrow again next turn).", min=DEBT_UNIT, max=1_000_000),
     _opt("player_area", "choice", "network", "Cities contracts are drawn around and independents keep away from: each player's network plus active cities (rules: contracts are 'close to the players' existing rail networks'), or active cities only (designers' app).", choices=("network", "active-cities")),
     _opt("debt_floor", "int", 15_000, "Repaying may not bring debt below this (rules: $15,000).", min=0, max=100_000),
     _opt("regional_dominance_ties", "int", 4, "Ties for regional dominance at the end (end-of-game section: 4; the later section says 2).", min=0, max=10),
@@ -236,6 +237,7 @@ class WoodAndSteelEngine(Engine):
         board = options.pop("board", None)
         out = super().normalize_options(options)
         require(out["railroads_min"] <= out["railroads_max"], "invalid-option", "railroads_min must not exceed railroads_max.")
+        require(out["max_borrow"] % DEBT_UNIT == 0, "invalid-option", "max_borrow must be a multiple of $5,000.")
         out["board"] = validate_board(board) if board is not None else None
         return out
 
@@ -934,7 +936,8 @@ class WoodAndSteelEngine(Engine):
     def _cmd_borrow(self, state: State, seat: Any, command: Command) -> list[Event]:
         p = self._check_turn(state, seat)
         amount = command.get("amount")
-        require(isinstance(amount, int) and not isinstance(amount, bool) and 0 < amount <= MAX_BORROW and amount % DEBT_UNIT == 0, "bad-amount", "Borrow in $5,000 steps (at most $100,000 at once).")
+        cap = state["options"].get("max_borrow", MAX_BORROW)
+        require(isinstance(amount, int) and not isinstance(amount, bool) and 0 < amount <= cap and amount % DEBT_UNIT == 0, "bad-amount", f"Borrow in $5,000 steps (at most ${cap:,} at once).")
         self._check_action(state, p, "borrow")
         self._use_action(state, p, "borrow")
         p["debt"] += amount
@@ -1241,7 +1244,15 @@ class WoodAndSteelEngine(Engine):
             from .simulate import simple_policy
 
             return simple_policy(self, state, seat, rng)
-        return super().bot_command(state, seat=seat, bot=bot, rng=rng)
+        legal = self.legal_commands(state, seat=seat)
+        if not legal:
+            raise RulesError("not-your-turn", "This bot has nothing to do.")
+        # uniform over the legal commands, with every borrow amount counting as one choice
+        # (otherwise the 20 amounts would make the random bot borrow most of the time)
+        borrows = [c for c in legal if c["cmd"] == "borrow"]
+        choices = [c for c in legal if c["cmd"] != "borrow"] + ([None] if borrows else [])
+        pick = rng.choice(choices)
+        return pick if pick is not None else rng.choice(borrows)
 
 
 def turn_key(state: State) -> Any:

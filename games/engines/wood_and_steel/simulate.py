@@ -105,7 +105,7 @@ def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) 
         if best is not None:
             return best
     if target is not None and p["money"] < 6_000 and p["debt"] < 40_000 and "borrow" in by:
-        return by["borrow"][-1]
+        return min(by["borrow"], key=lambda c: abs(c["amount"] - 10_000))
     if "acquire-railroad" in by and p["money"] >= 20_000:
         return by["acquire-railroad"][0]
     if "discard-private-contract" in by and p["private"] is not None:

@@ -323,6 +323,47 @@ def test_player_area_option_draws_around_active_cities_only(monkeypatch):
     assert calls[-1]["area"] == ["Charleston", "Savannah"] and calls[-1]["current"] == "Charleston"
 
 
+def test_borrow_any_multiple_of_5000_up_to_max_borrow():
+    state = started_game(2)
+    seat = state["current_seat"]
+    p = state["players"][seat]
+    amounts = [c["amount"] for c in ENGINE.legal_commands(state, seat=seat) if c["cmd"] == "borrow"]
+    assert amounts == list(range(5_000, 100_001, 5_000))
+    for bad in (0, 7_500, 105_000, -5_000, True, "5000"):
+        with pytest.raises(RulesError) as err:
+            ENGINE.apply(clone(state), seat=seat, command={"cmd": "borrow", "amount": bad})
+        assert err.value.code == "bad-amount"
+    ENGINE.apply(state, seat=seat, command={"cmd": "borrow", "amount": 100_000})
+    assert p["debt"] == 100_000 and p["money"] == 110_000
+    assert not any(c["cmd"] == "borrow" for c in ENGINE.legal_commands(state, seat=seat))  # once per turn
+    ENGINE.apply(state, seat=seat, command={"cmd": "end-turn"})
+    _to_seat(state, seat)
+    ENGINE.apply(state, seat=seat, command={"cmd": "borrow", "amount": 100_000})  # no limit on total debt
+    assert p["debt"] == 200_000
+    small = started_game(2, max_borrow=20_000)
+    s = small["current_seat"]
+    assert [c["amount"] for c in ENGINE.legal_commands(small, seat=s) if c["cmd"] == "borrow"] == [5_000, 10_000, 15_000, 20_000]
+    with pytest.raises(RulesError):
+        ENGINE.apply(small, seat=s, command={"cmd": "borrow", "amount": 25_000})
+    with pytest.raises(RulesError) as err:
+        ENGINE.normalize_options({"max_borrow": 12_000})
+    assert err.value.code == "invalid-option"
+
+
+def test_random_bot_counts_all_borrow_amounts_as_one_choice():
+    import random
+
+    state = started_game(2)
+    seat = state["current_seat"]
+    legal = ENGINE.legal_commands(state, seat=seat)
+    kinds = len([c for c in legal if c["cmd"] != "borrow"]) + 1
+    rng = random.Random(1)
+    picks = [ENGINE.bot_command(state, seat=seat, bot="random", rng=rng) for _ in range(kinds * 200)]
+    assert all(c in legal for c in picks)
+    borrows = sum(c["cmd"] == "borrow" for c in picks)
+    assert 100 <= borrows <= 300  # about 1 in `kinds`, not 20 in `kinds + 19`
+
+
 def test_hub_and_regional_office_add_offers():
     state = started_game(3)
     seat = state["current_seat"]

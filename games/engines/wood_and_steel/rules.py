@@ -206,7 +206,7 @@ OPTIONS = (
     _opt("railroad_price_unit", "choice", "segment", "Merger price per track segment (rules) or per route (designers' app).", choices=("segment", "route")),
     _opt("acquire_requires_connection", "bool", True, "A player may only merge with an independent their track reaches."),
     _opt("market_size", "int", 3, "Market contracts laid out when the market opens.", min=1, max=10),
-    _opt("market_max", "int", 6, "Most open market contracts (a delivery adds one only below this).", min=1, max=20),
+    _opt("market_max", "int", 0, "Most open market contracts: a market delivery adds one only below this (0: no cap, as in the rules; a claim always deals a replacement).", min=0, max=50),
     _opt("check_network", "bool", True, "Check that the player's reported track reaches the pickup and destination cities."),
     _opt("limit_actions", "bool", True, "At most two different actions per turn (running trains may repeat)."),
     _opt("max_borrow", "int", MAX_BORROW, "Most borrowed in one action, a multiple of $5,000 (the rules set no limit on total debt; borrow again next turn).", min=DEBT_UNIT, max=1_000_000),
@@ -754,7 +754,7 @@ class WoodAndSteelEngine(Engine):
             events += self._deal_offers(state, rng, p, "fulfilled")
         else:
             p["market"] = None
-            if self._open_market_count(state) < opts["market_max"]:
+            if not opts["market_max"] or self._open_market_count(state) < opts["market_max"]:
                 events += self._deal_market(state, rng, "delivery")
         state["rng"] = rng.state
         return events

@@ -364,6 +364,30 @@ def test_random_bot_counts_all_borrow_amounts_as_one_choice():
     assert 100 <= borrows <= 300  # about 1 in `kinds`, not 20 in `kinds + 19`
 
 
+@pytest.mark.parametrize(("cap", "expected"), [(0, [3, 4, 5, 6, 7]), (4, [3, 4, 4, 4, 4])])
+def test_market_claims_replace_and_deliveries_add_up_to_market_max(cap, expected):
+    options = {"check_network": False} | ({"market_max": cap} if cap else {})
+    assert ENGINE.normalize_options({})["market_max"] == 0  # the rules: no cap
+    state = started_game(3, **options)
+    seat = state["current_seat"]
+    p = state["players"][seat]
+    p["money"] = 50_000
+    p["engines"] = ["american"]
+    ENGINE.apply(state, seat=seat, command={"cmd": "buy-engine", "engine": "mogul", "trade_in": "american"})
+
+    def open_count():
+        return sum(1 for c in state["contracts"] if c["status"] == "market")
+
+    counts = [open_count()]
+    for _ in range(4):
+        c = next(c for c in state["contracts"] if c["status"] == "market")
+        ENGINE.apply(state, seat=seat, command={"cmd": "claim-market-contract", "contract": c["id"]})
+        assert open_count() == counts[-1]  # a claim always deals a replacement
+        ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": c["id"]})
+        counts.append(open_count())
+    assert counts == expected
+
+
 def test_hub_and_regional_office_add_offers():
     state = started_game(3)
     seat = state["current_seat"]

@@ -274,3 +274,18 @@ def _wood_and_steel_board_present(request):
         request.getfixturevalue("transactional_db")
         ensure_wood_and_steel_board()
     yield
+
+
+def create_game(page, base_url: str, *, kind: str, name: str | None, options=None) -> str:
+    """Create a game from the home page's form as a person does; its join code. ``options``,
+    if given, is called with the page once the form's options block is open."""
+    page.goto(base_url + "/")
+    page.select_option("#create-kind", kind)
+    if options is not None:
+        page.click("#create-options > summary")
+        options(page)
+    if name:
+        page.fill("#create-name", name)
+    page.click("#create-submit")
+    page.wait_for_url("**/games/*/")
+    return page.text_content("#room-code").strip()

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import create_game
+
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -18,12 +20,7 @@ def no_horizontal_scroll(page) -> bool:
 def test_create_join_by_url_live_waiting_rooms_and_start(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     host = new_page(width=1024, height=800)
-    host.goto(live_server_url + "/")
-    host.select_option("#create-kind", "toy")
-    host.fill("#create-name", "Ann")
-    host.click("text=Create game")
-    host.wait_for_url("**/games/*/")
-    code = host.text_content("#room-code").strip()
+    code = create_game(host, live_server_url, kind="toy", name="Ann")
     join_url = host.get_attribute("#join-url", "href")
     assert join_url.endswith(f"/join/{code}")
     assert host.locator("#join-qr svg").bounding_box()["width"] >= 150
@@ -108,25 +105,15 @@ def test_create_form_sets_game_options_on_a_phone(live_server_url, new_page):
     assert options["railroads_min"] == 9 and options["west_coast_bonus"] == "first-per-player", "untouched options keep their defaults"
 
     # Locomotive Werks: the published production costs.
-    page.goto(live_server_url + "/")
-    page.select_option("#create-kind", "locomotive-werks")
-    page.click("#create-options > summary")
-    page.select_option("#opt-production_costs", '"published"')
-    page.fill("#create-name", "Ann")
-    page.click("#create-submit")
-    page.wait_for_url("**/games/*/")
-    code = page.text_content("#room-code").strip()
+    code = create_game(page, live_server_url, kind="locomotive-werks", name="Ann",
+                       options=lambda p: p.select_option("#opt-production_costs", '"published"'))
     options = httpx.get(f"{live_server_url}/api/games/{code}").json()["options"]
     assert options["production_costs"] == "published" and options["end_threshold"] == 300
 
 
 def test_host_fills_empty_seats_with_bots(live_server_url, new_page):
     host = new_page(width=360, height=740)
-    host.goto(live_server_url + "/")
-    host.select_option("#create-kind", "locomotive-werks")
-    host.fill("#create-name", "Ann")
-    host.click("#create-submit")
-    host.wait_for_url("**/games/*/")
+    create_game(host, live_server_url, kind="locomotive-werks", name="Ann")
     host.wait_for_selector("#conn[data-state=open]")
     assert host.inner_text("#seat-count") == "1/5"
     host.select_option("#bot-level", "greedy")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import create_game
+
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -21,12 +23,7 @@ def is_generic(event_type: str, line: str) -> bool:
 def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     ann = new_page(width=390, height=844)
-    ann.goto(live_server_url + "/")
-    ann.select_option("#create-kind", "locomotive-werks")
-    ann.fill("#create-name", "Ann")
-    ann.click("text=Create game")
-    ann.wait_for_url("**/games/*/")
-    code = ann.text_content("#room-code").strip()
+    code = create_game(ann, live_server_url, kind="locomotive-werks", name="Ann")
     for level in ("greedy", "random"):
         ann.select_option("#bot-level", level)
         ann.click("#add-bot")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import create_game
+
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
@@ -55,10 +57,7 @@ def two_tap(page, selector: str) -> None:
 def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     host = new_page(width=1280, height=900)
-    host.goto(live_server_url + "/")
-    host.select_option("#create-kind", "wood-and-steel")
-    host.click("text=Create game")  # no name: the host runs the table screen, not a seat
-    host.wait_for_url("**/games/*/")
+    create_game(host, live_server_url, kind="wood-and-steel", name=None)  # no name: the host runs the table screen, not a seat
     join_url = host.get_attribute("#join-url", "href")
 
     phones = []
@@ -158,15 +157,9 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     ends: the phones and the table name the winner and the tiebreak."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     ada = new_page(width=360, height=780)
-    ada.goto(live_server_url + "/")
-    ada.select_option("#create-kind", "wood-and-steel")
-    ada.click("#create-options > summary")
-    ada.fill("#opt-max_rounds", "1")
-    ada.fill("#create-name", "Ada")
-    ada.click("#create-submit")
-    ada.wait_for_url("**/games/*/")
+    code = create_game(ada, live_server_url, kind="wood-and-steel", name="Ada",
+                       options=lambda p: p.fill("#opt-max_rounds", "1"))
     ada.wait_for_selector("#conn[data-state=open]")
-    code = ada.text_content("#room-code").strip()
     ben = new_page(width=360, height=780)
     ben.goto(ada.get_attribute("#join-url", "href"))
     ben.fill("#join-name", "Ben")

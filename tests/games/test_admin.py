@@ -37,17 +37,7 @@ def test_game_list_and_change_page_show_seats_and_log(admin_client):
 def test_game_master_fixes_a_state_and_clients_are_told(admin_client, django_capture_on_commit_callbacks):
     code, _ = make_game()
     game = Game.objects.get(code=code)
-    form = {
-        "code": code, "kind": "toy", "status": "active", "version": game.version, "seed": game.seed,
-        "options": '{"target": 10}', "state": '{"players": ["Host", "P1"], "secrets": [1, 2], "counter": 7, "target": 10, "turn": 1, "rolls": [], "winner": null, "rng": 5}',
-        "seats-TOTAL_FORMS": "2", "seats-INITIAL_FORMS": "2", "seats-MIN_NUM_FORMS": "0", "seats-MAX_NUM_FORMS": "1000",
-        "actions-TOTAL_FORMS": "0", "actions-INITIAL_FORMS": "0", "actions-MIN_NUM_FORMS": "0", "actions-MAX_NUM_FORMS": "0",
-    }
-    for i, seat in enumerate(game.seats.all()):
-        form.update({f"seats-{i}-id": seat.pk, f"seats-{i}-game": game.pk, f"seats-{i}-index": seat.index,
-                     f"seats-{i}-name": seat.name, f"seats-{i}-color": seat.color, f"seats-{i}-bot": ""})
-        if seat.is_host:
-            form[f"seats-{i}-is_host"] = "on"
+    form = _change_form(game, state='{"players": ["Host", "P1"], "secrets": [1, 2], "counter": 7, "target": 10, "turn": 1, "rolls": [], "winner": null, "rng": 5}')
     with django_capture_on_commit_callbacks() as callbacks:
         response = admin_client.post(f"/admin/games/game/{game.pk}/change/", form)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -127,8 +127,8 @@ def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game
     and ``seat_list`` (the (index, is_bot) of its seats).
 
     Unless ``fresh``, an active game this process remembers comes without a query; it has
-    ``remembered`` set and ``previous_sequence`` None (unknown: the caller checks the log
-    itself when the command fails)."""
+    ``remembered`` set and ``previous_sequence`` None (unknown): before refusing a command on
+    it, the caller asks again with ``fresh``."""
     known = None if fresh else _recall(code)
     if known is not None:
         game = _game(known, json.loads(known.state_text))

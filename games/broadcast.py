@@ -88,15 +88,12 @@ def game_changed(game_id: int, game=None, summary: bool = True):
     reloading it for a plain move (its ``seat_list`` came with it). A summary (seats or
     status changed) needs the whole game and its seats: it is read afresh."""
     from .models import Game
-    from .store import seat_list
 
     if game is None or summary:
         game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
         if game is None:
             return None
         game.seat_list = [(s.index, s.is_bot) for s in game.seats.all()]
-    elif not hasattr(game, "seat_list"):
-        game.seat_list = seat_list(game_id=game.pk)
     messages = game_messages(game, summary=summary)
     if game.status == Game.Status.LOBBY or game.version <= 1:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))
@@ -165,7 +162,6 @@ def is_own_copy(event: dict[str, Any]) -> bool:
 
 
 async def _deliver_locally(group: str, message: dict[str, Any]) -> None:
-    message = {**message, "local": True}
     for consumer in list(_local.get(group, ())):
         try:
             await consumer.dispatch(message)
@@ -185,8 +181,8 @@ async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
     sends = []
     for group, message in messages:
         if local and group in _local:
-            message = {**message, "origin": PROCESS_ORIGIN}
             sends.append(_deliver_locally(group, message))
+            message = {**message, "origin": PROCESS_ORIGIN}  # the layer's copy, skipped here
         if layer is not None:
             sends.append(with_layer_retries(layer.group_send, group, message))
     results = await asyncio.gather(*sends, return_exceptions=True)

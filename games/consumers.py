@@ -104,7 +104,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     async def game_update(self, event: dict[str, Any]) -> None:
         """A change of this game: send the summary if any, then this socket's own view only.
         The layer's copy of a change already delivered in this process is skipped."""
-        if broadcast.is_own_copy(event) and not event.get("local"):
+        if broadcast.is_own_copy(event):
             return
         if event.get("summary"):
             await self.send(text_data=event["summary"])

@@ -61,7 +61,6 @@ _CAS_AND_APPEND = (
     f"INSERT INTO {ACTION} {_APPEND_COLUMNS} SELECT id, %s, %s, %s, %s, %s, %s FROM moved"
 )
 _COMMITTED = f"SELECT 1 FROM {ACTION} WHERE game_id = %s AND sequence = %s AND created_at = %s"
-_SEATS = f"SELECT {_q('index')}, is_bot FROM {SEAT} WHERE game_id = %s ORDER BY {_q('index')}"
 
 _state_field = Game._meta.get_field("state")
 _json_field = Action._meta.get_field("command")
@@ -237,9 +236,3 @@ def move_save(
         transaction.on_commit(lambda: forget(game.code))
     return True
 
-
-def seat_list(*, game_id: int) -> list[tuple[int, bool]]:
-    """(index, is_bot) of every seat: what the broadcast and the bot check need."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SEATS, [game_id])
-        return [(index, bool(is_bot)) for index, is_bot in cursor.fetchall()]

@@ -51,6 +51,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _socket_readable(self) -> bool:
         try:
             readable, _, _ = select.select([self.connection.fileno()], [], [], 0)
-        except (OSError, ValueError, Exception):  # closed or broken: let the probe decide
+        except Exception:  # closed or broken: let the probe decide
             return True
         return bool(readable)

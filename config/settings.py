@@ -100,6 +100,10 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # The same backend with a cheaper health check (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
+        # Django turns psycopg's prepared statements off (its cursors bind client-side and
+        # could not use them anyway); the write path's own statements are prepared once per
+        # session (games/store.py), so allow them.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 else:
     DATABASES = {
         "default": {

@@ -144,14 +144,16 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         return response, outbox
 
     def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        from .api.serializers import CommandSerializer
+        from rest_framework.exceptions import ValidationError
 
-        serializer = CommandSerializer(data=body)
-        if not serializer.is_valid():
+        from .api.serializers import command_validate
+
+        try:
+            data = command_validate(body)
+        except ValidationError as exc:
             from .api.errors import _flatten
 
-            return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(serializer.errors))}}
-        data = serializer.validated_data
+            return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(exc.detail))}}
         try:
             if data["cmd"] == "get-state":
                 game = selectors.game_get(code=self.code)

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import InterfaceError, OperationalError, connection, transaction
 
 from . import hooks
@@ -158,10 +159,26 @@ def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game
     return game
 
 
+def _execute(sql: str, params: list[Any]) -> tuple[tuple[Any, ...] | None, int]:
+    """Run one of this module's statements: (its first row or None, its row count).
+
+    On PostgreSQL it goes through a server-binding psycopg cursor as a prepared statement
+    on the same session Django uses: Django's own cursors bind client-side (escaping every
+    value, the state's JSON included, into the SQL text) and never prepare, so PostgreSQL
+    parsed and planned the compare-and-set's two-statement CTE for every move. Errors
+    come out as Django's (``IntegrityError``, ``OperationalError``), as from its cursors."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return (cursor.fetchone() if cursor.description else None), cursor.rowcount
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return (cursor.fetchone() if cursor.description else None), cursor.rowcount
+
+
 def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    return _execute(sql, params)[0]
 
 
 def move_save(
@@ -203,15 +220,12 @@ def move_save(
     single = connection.vendor == "postgresql" and not connection.in_atomic_block and not hooks.has_state_listeners(game.kind)
     try:
         if single:  # autocommit: this one statement is the transaction
-            with connection.cursor() as cursor:
-                cursor.execute(_CAS_AND_APPEND, cas + append)
-                won = cursor.rowcount == 1
+            won = _execute(_CAS_AND_APPEND, cas + append)[1] == 1
         else:
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(_CAS, cas)
-                won = cursor.rowcount == 1
+            with transaction.atomic():
+                won = _execute(_CAS, cas)[1] == 1
                 if won:
-                    cursor.execute(_APPEND, [game.pk, *append])
+                    _execute(_APPEND, [game.pk, *append])
                     hooks.state_saved(game.kind, game, state)
     except (OperationalError, InterfaceError):
         forget(game.code)

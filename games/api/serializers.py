@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from games.services import PALETTE
@@ -31,6 +33,16 @@ class CommandSerializer(serializers.Serializer):
     cmd = serializers.RegexField(r"^[a-z][a-z0-9-]{0,47}$", help_text="Kebab-case command name.")
     command_id = serializers.CharField(max_length=64, required=False, help_text="Retries with the same id are idempotent.")
     expected_version = serializers.IntegerField(min_value=0, required=False)
+
+
+def command_validate(body: dict[str, Any]) -> dict[str, Any]:
+    """What ``CommandSerializer(data=body).is_valid()`` accepts, validated; raises DRF's
+    ``ValidationError`` (its ``detail`` keyed by field) otherwise.
+
+    Validation keeps nothing on the serializer (only ``is_valid`` stores its outcome), so one
+    instance serves every call: DRF deep-copies the declared fields for each new instance,
+    which cost 0.1–0.4 ms a command, more than the rules of a move take."""
+    return _COMMAND.run_validation(body)
 
 
 class SeatSerializer(serializers.Serializer):
@@ -116,3 +128,6 @@ class ReplayStepSerializer(serializers.Serializer):
     status = serializers.CharField()
     action = ActionSerializer()
     state = serializers.JSONField(help_text="The spectator view after this step.")
+
+
+_COMMAND = CommandSerializer()

@@ -157,7 +157,9 @@ class CommandsView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        data = validated(s.CommandSerializer, request)
+        if not isinstance(request.data, dict):
+            raise ServiceError("invalid-request", "The request body must be a JSON object.")
+        data = s.command_validate(request.data)
         if data["cmd"] == "get-state":
             return Response(selectors.get_state_response(game=game, seat=actor.seat))
         command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}

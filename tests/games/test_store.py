@@ -228,22 +228,21 @@ def test_a_connection_lost_with_the_outcome_unknown_is_resolved_from_the_log(mon
     if connection.vendor != "postgresql":
         pytest.skip("PostgreSQL: the compare-and-set and append are one autocommitted statement")
     from django.db import OperationalError
-    from django.db.backends import utils
 
     code, tokens = make_game()
     seat0 = actor(code, tokens[0])
-    original = utils.CursorWrapper.execute
+    original = store._execute
     broken = []
 
-    def execute(self, sql, params=None):
+    def execute(sql, params):
         if sql.startswith("WITH moved") and not broken:
             broken.append(sql)
             if breaks == "after-commit":
-                original(self, sql, params)
+                original(sql, params)
             raise OperationalError("server closed the connection unexpectedly")
-        return original(self, sql, params)
+        return original(sql, params)
 
-    monkeypatch.setattr(utils.CursorWrapper, "execute", execute)
+    monkeypatch.setattr(store, "_execute", execute)
     result = services.game_command(code=code, actor=seat0, command={"cmd": "add", "n": 2})
     assert broken and result.version == 2
     game = game_get(code=code)

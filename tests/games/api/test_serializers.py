@@ -37,7 +37,7 @@ def test_command_validate_from_many_threads_keeps_each_answer_its_own():
     good = [{"cmd": f"move-{i}", "command_id": f"id-{i}", "expected_version": i} for i in range(200)]
     bad = [{"cmd": f"Bad {i}", "expected_version": -i - 1} for i in range(200)]
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(outcome, [b for pair in zip(good, bad) for b in pair]))
+        results = list(pool.map(outcome, [b for pair in zip(good, bad, strict=True) for b in pair]))
     for i in range(200):
         assert results[2 * i] == (True, good[i])
         ok, detail = results[2 * i + 1]

@@ -170,22 +170,39 @@ async def _deliver_locally(group: str, message: dict[str, Any]) -> None:
 
 
 async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send to every group at once: with Redis each group_send is a round trip, and the
-    groups are independent (a client orders what it gets by version, not arrival).
-    Sockets of this process get theirs directly when this runs on their event loop.
+    """Send every message: first to the sockets of this process (when this runs on their
+    event loop), then through the channel layer, all groups at once (with Redis each
+    group_send is a round trip; a client orders what it gets by version, not arrival).
+    The layer's publishes wait until the loop has written the local sockets' frames out:
+    Daphne buffers a frame until the loop's next turn, and the publishes would go first.
     Never raises: the change is committed and clients resync by version."""
     layer = get_channel_layer()
     if not messages:
         return
     local = _local_loop is not None and asyncio.get_running_loop() is _local_loop
-    sends = []
+    remote = []
     for group, message in messages:
         if local and group in _local:
-            sends.append(_deliver_locally(group, message))
+            await _deliver_locally(group, message)
             message = {**message, "origin": PROCESS_ORIGIN}  # the layer's copy, skipped here
         if layer is not None:
-            sends.append(with_layer_retries(layer.group_send, group, message))
-    results = await asyncio.gather(*sends, return_exceptions=True)
+            remote.append((group, message))
+    if not remote:
+        return
+    if local:
+        await _after_pending_writes()
+    results = await asyncio.gather(
+        *(with_layer_retries(layer.group_send, group, message) for group, message in remote), return_exceptions=True
+    )
     failed = [r for r in results if isinstance(r, BaseException)]
     if failed:
-        log.error("broadcast: %d of %d sends failed: %r", len(failed), len(sends), failed[0])
+        log.error("broadcast: %d of %d sends failed: %r", len(failed), len(remote), failed[0])
+
+
+async def _after_pending_writes() -> None:
+    """Resume once the loop has run the I/O callbacks now due (the sockets' buffered writes):
+    a timer due now runs after them in the loop's turn, a ``call_soon`` before."""
+    loop = asyncio.get_running_loop()
+    resumed = loop.create_future()
+    loop.call_later(0, lambda: resumed.done() or resumed.set_result(None))
+    await resumed

@@ -9,7 +9,6 @@ Client → server: the same bodies as ``POST /api/games/{code}/commands``.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
@@ -95,8 +94,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         response, outbox = await self._handle(body)
         if command_id is not None and isinstance(command_id, str):
             response["command_id"] = command_id
-        # The committed change's broadcast goes out on this loop, with the answer.
-        await asyncio.gather(broadcast.send_async(outbox), self._send_json(response))
+        # The answer, then the committed change's broadcast, from this loop.
+        await self._send_json(response)
+        await broadcast.send_async(outbox)
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
@@ -132,18 +132,17 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         for text in await self._snapshot():
             await self.send(text_data=text)
 
-    @database_sync_to_async
-    def _handle(self, body: dict[str, Any]) -> tuple[dict[str, Any], list]:
+    async def _handle(self, body: dict[str, Any]) -> tuple[dict[str, Any], list]:
         """The answer to one command, and the broadcasts its commit produced (to send)."""
         with broadcast.collecting() as outbox:
             try:
-                response = self._answer(body)
+                response = await self._answer(body)
             except Exception:  # a defect: answer it like the HTTP API's 500 handler would
                 log.exception("command failed in game %s", self.code)
                 response = {"type": "error", "error": {"code": "internal-error", "message": "Something went wrong on the server."}}
         return response, outbox
 
-    def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
         from rest_framework.exceptions import ValidationError
 
         from .api.serializers import command_validate
@@ -156,10 +155,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(exc.detail))}}
         try:
             if data["cmd"] == "get-state":
-                game = selectors.game_get(code=self.code)
-                return {"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}
+                return {"type": "state", **await self._state_payload()}
             command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
-            result = services.game_command(
+            result = await services.game_command_async(
                 code=self.code,
                 actor=self.actor,
                 command=command,
@@ -169,6 +167,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return {"type": "result", **result.to_json()}
         except ServiceError as exc:
             return {"type": "error", "error": {"code": exc.code, "message": exc.message}, **exc.extra}
+
+    @database_sync_to_async
+    def _state_payload(self) -> dict[str, Any]:
+        return selectors.state_payload(game=selectors.game_get(code=self.code), seat=self.actor.seat)
 
     async def _error(self, code: str, message: str) -> None:
         await self._send_json({"type": "error", "error": {"code": code, "message": message}})

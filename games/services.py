@@ -236,31 +236,11 @@ def _command_apply(
     *, game: Game, engine, actor: Actor, command: dict[str, Any], command_id: str | None,
     expected_version: int | None, schedule_bots: bool, undo: bool,
 ) -> CommandResult:
-    code, cmd = game.code, command.get("cmd")
+    code = game.code
     for _attempt in range(MAX_CAS_RETRIES):
-        if expected_version is not None and expected_version != game.version:
-            raise Conflict(
-                "stale-version",
-                f"The game is at version {game.version}, not {expected_version}; reload and try again.",
-                version=game.version,
-            )
-        if game.status != Game.Status.ACTIVE:
-            raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
-        try:
-            if undo:
-                from .undo import undo_plan
-
-                state, events = undo_plan(game=game, actor=actor, command=command)
-            else:
-                state = game.state  # a fresh dict loaded from the database: apply may mutate it
-                events = engine.apply(state, seat=actor.seat, command=command)
-        except RulesError as exc:
-            raise ServiceError(exc.code, exc.message, version=game.version) from None
-        except ServiceError as exc:
-            exc.extra.setdefault("version", game.version)
-            raise
-        new_version = game.version + 1
-        finished = engine.is_finished(state)
+        state, events, finished = _command_move(
+            game=game, engine=engine, actor=actor, command=command, expected_version=expected_version, undo=undo,
+        )
         now = timezone.now()
         try:
             won = store.move_save(
@@ -275,21 +255,106 @@ def _command_apply(
                     return previous
             raise
         if won:
-            game.state, game.version, game.updated_at = state, new_version, now
-            if finished:
-                game.status, game.finished_at = Game.Status.FINISHED, now
+            _command_saved(game=game, state=state, finished=finished, now=now)
             # ``game`` now carries the new state: the broadcast needs no second read.
             transaction.on_commit(
                 lambda saved=game, finished=finished: _after_commit(
                     saved.pk, schedule_bots=schedule_bots, game=saved, summary=finished
                 )
             )
-            return CommandResult(version=new_version, events=events, cmd=cmd)
+            return CommandResult(version=game.version, events=events, cmd=command.get("cmd"))
         # Lost the race (or what this process remembered was out of date): read it afresh.
         game = _game_for_command(code=code, command_id=None, fresh=True)
         if expected_version is not None:
             continue  # reports the conflict with the current version
     raise Conflict("busy", "The game changed too often while applying this command; try again.", version=game.version)
+
+
+def _command_move(
+    *, game: Game, engine, actor: Actor, command: dict[str, Any], expected_version: int | None, undo: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any]], bool]:
+    """The command applied to ``game`` as loaded: (new state, events, finished), or the refusal."""
+    if expected_version is not None and expected_version != game.version:
+        raise Conflict(
+            "stale-version",
+            f"The game is at version {game.version}, not {expected_version}; reload and try again.",
+            version=game.version,
+        )
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
+    try:
+        if undo:
+            from .undo import undo_plan
+
+            state, events = undo_plan(game=game, actor=actor, command=command)
+        else:
+            state = game.state  # a fresh dict loaded from the database: apply may mutate it
+            events = engine.apply(state, seat=actor.seat, command=command)
+    except RulesError as exc:
+        raise ServiceError(exc.code, exc.message, version=game.version) from None
+    except ServiceError as exc:
+        exc.extra.setdefault("version", game.version)
+        raise
+    return state, events, engine.is_finished(state)
+
+
+def _command_saved(*, game: Game, state: dict[str, Any], finished: bool, now) -> None:
+    game.state, game.version, game.updated_at = state, game.version + 1, now
+    if finished:
+        game.status, game.finished_at = Game.Status.FINISHED, now
+
+
+async def game_command_async(
+    *, code: str, actor: Actor, command: dict[str, Any], command_id: str | None = None,
+    expected_version: int | None = None,
+) -> CommandResult:
+    """:func:`game_command` for a caller on an event loop (the WebSocket consumer).
+
+    The usual move — a game this process remembers, a plain command, its save the one
+    PostgreSQL statement (``store.saves_on_loop``) — takes the same steps here, with that
+    statement awaited on the loop: no hop to the database thread and back. Everything else
+    (nothing remembered, a refusal to re-check, a lost race, undo, a game that ends, state
+    listeners, SQLite) runs :func:`game_command` in the database thread, as from the start:
+    nothing was written before it does."""
+    from channels.db import database_sync_to_async
+
+    def in_thread() -> CommandResult:
+        return game_command(code=code, actor=actor, command=command, command_id=command_id,
+                            expected_version=expected_version)
+
+    game = None
+    if command.get("cmd") not in PLATFORM_COMMANDS | {"undo"} and actor.seat is not None:
+        game = store.game_recall(code=normalize_join_code(code))
+    if game is None or not store.saves_on_loop(game):
+        return await database_sync_to_async(in_thread)()
+    engine = get_engine(game.kind)
+    try:
+        state, events, finished = _command_move(
+            game=game, engine=engine, actor=actor, command=command, expected_version=expected_version, undo=False,
+        )
+    except ServiceError:  # refusing a remembered game: re-checked against the database first
+        return await database_sync_to_async(in_thread)()
+    if finished:  # its summary reads the seats afresh: the database thread does it all
+        return await database_sync_to_async(in_thread)()
+    now = timezone.now()
+    try:
+        won = await store.move_save_on_loop(
+            game=game, state=state, seat=actor.seat, command=command, events=events,
+            command_id=command_id, finished=False, now=now,
+        )
+    except IntegrityError:  # the command id is in the log already: the thread path answers it
+        won = False
+    except store.OutcomeUnknown as unknown:
+        won = await database_sync_to_async(store.move_in_log)(game=game, move=unknown.move)
+    if not won:
+        return await database_sync_to_async(in_thread)()
+    _command_saved(game=game, state=state, finished=False, now=now)
+    _after_commit(game.pk, schedule_bots=False, game=game, summary=False)
+    if _bot_to_move(game):  # bots read the game through the ORM: from the database thread
+        from .bots import bots_schedule
+
+        await database_sync_to_async(bots_schedule)(game.pk)
+    return CommandResult(version=game.version, events=events, cmd=command.get("cmd"))
 
 
 EDIT_STATE = "edit-state"

@@ -16,6 +16,7 @@ remembered that was not committed; seats are re-read at least every ``KNOWN_FOR`
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
 import threading
@@ -121,6 +122,17 @@ def _game(known: _Known, state: Any) -> Game:
     return game
 
 
+def game_recall(*, code: str) -> Game | None:
+    """The active game ``code`` as this process remembers it (see :func:`game_load`), without
+    a query; None when it is not remembered."""
+    known = _recall(code)
+    if known is None:
+        return None
+    game = _game(known, json.loads(known.state_text))
+    game.previous_sequence, game.remembered = None, True
+    return game
+
+
 def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game | None:
     """The game's fields a command needs (others load lazily if used), plus
     ``previous_sequence`` (the sequence the same ``command_id`` already produced, or None)
@@ -129,10 +141,8 @@ def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game
     Unless ``fresh``, an active game this process remembers comes without a query; it has
     ``remembered`` set and ``previous_sequence`` None (unknown): before refusing a command on
     it, the caller asks again with ``fresh``."""
-    known = None if fresh else _recall(code)
-    if known is not None:
-        game = _game(known, json.loads(known.state_text))
-        game.previous_sequence, game.remembered = None, True
+    game = None if fresh else game_recall(code=code)
+    if game is not None:
         return game
     try:
         row = _fetch_one(_LOAD, [command_id, code])
@@ -181,26 +191,22 @@ def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
     return _execute(sql, params)[0]
 
 
-def move_save(
-    *,
-    game: Game,
-    state: dict[str, Any],
-    seat: int | None,
-    command: dict[str, Any],
-    events: list[dict[str, Any]],
-    command_id: str | None,
-    finished: bool,
-    now: datetime.datetime,
-) -> bool:
-    """Compare-and-set ``game`` from its loaded version to the next and append the action.
-    False when another writer got there first (nothing written). Raises IntegrityError when
-    ``command_id`` was used concurrently (nothing written either). Runs the kind's state
-    listeners in the same transaction. Once committed, the new version is remembered."""
+@dataclass(frozen=True)
+class _Move:
+    """One move's compare-and-set and append, as statement parameters."""
+
+    cas: list[Any]
+    append: list[Any]
+    state_text: str
+    updated_at: Any
+
+
+def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
+          command_id: str | None, finished: bool, now: datetime.datetime) -> _Move:
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
-    state_text = json.dumps(state, separators=(",", ":"))
     updated_at = _time_field.get_db_prep_save(now, connection)
     cas = [
-        state_text,
+        json.dumps(state, separators=(",", ":")),
         updated_at,
         status,
         _time_field.get_db_prep_save(now if finished else None, connection),
@@ -217,15 +223,44 @@ def move_save(
         command_id,
         _time_field.get_db_prep_save(now, connection),
     ]
+    return _Move(cas, append, cas[0], updated_at)
+
+
+def _move_committed(game: Game, move: _Move, finished: bool) -> None:
+    """What this process remembers once ``move`` is committed."""
+    if finished:
+        forget(game.code)
+    else:
+        _remember(_Known(game.pk, game.kind, game.code, game.version + 1, move.updated_at, move.state_text,
+                         tuple(game.seat_list), game.read_at))
+
+
+def move_save(
+    *,
+    game: Game,
+    state: dict[str, Any],
+    seat: int | None,
+    command: dict[str, Any],
+    events: list[dict[str, Any]],
+    command_id: str | None,
+    finished: bool,
+    now: datetime.datetime,
+) -> bool:
+    """Compare-and-set ``game`` from its loaded version to the next and append the action.
+    False when another writer got there first (nothing written). Raises IntegrityError when
+    ``command_id`` was used concurrently (nothing written either). Runs the kind's state
+    listeners in the same transaction. Once committed, the new version is remembered."""
+    move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
+                 finished=finished, now=now)
     single = connection.vendor == "postgresql" and not connection.in_atomic_block and not hooks.has_state_listeners(game.kind)
     try:
         if single:  # autocommit: this one statement is the transaction
-            won = _execute(_CAS_AND_APPEND, cas + append)[1] == 1
+            won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
         else:
             with transaction.atomic():
-                won = _execute(_CAS, cas)[1] == 1
+                won = _execute(_CAS, move.cas)[1] == 1
                 if won:
-                    _execute(_APPEND, [game.pk, *append])
+                    _execute(_APPEND, [game.pk, *move.append])
                     hooks.state_saved(game.kind, game, state)
     except (OperationalError, InterfaceError):
         forget(game.code)
@@ -235,18 +270,110 @@ def move_save(
         # commit may or may not have happened. Ask on a fresh connection whether this
         # very action (its game, sequence and creation time) is in the log.
         connection.close()
-        won = _fetch_one(_COMMITTED, [game.pk, game.version + 1, append[-1]]) is not None
+        won = move_in_log(game=game, move=move)
     except Exception:
         forget(game.code)
         raise
     if not won:
         forget(game.code)
         return False
-    game.db_updated_at = updated_at
-    if not finished:
-        known = _Known(game.pk, game.kind, game.code, game.version + 1, updated_at, state_text, tuple(game.seat_list), game.read_at)
-        transaction.on_commit(lambda: _remember(known))
-    else:
-        transaction.on_commit(lambda: forget(game.code))
+    game.db_updated_at = move.updated_at
+    transaction.on_commit(lambda: _move_committed(game, move, finished))
     return True
 
+
+def move_in_log(*, game: Game, move: _Move) -> bool:
+    """Whether ``move`` (its game, sequence and creation time) is in the log: the outcome of
+    a save whose connection broke before the answer came."""
+    params = [game.pk, game.version + 1, move.append[-1]]
+    try:
+        return _fetch_one(_COMMITTED, params) is not None
+    except (OperationalError, InterfaceError):
+        if connection.in_atomic_block:
+            raise
+        connection.close()  # a persistent connection the server dropped too: once more, afresh
+        return _fetch_one(_COMMITTED, params) is not None
+
+
+# --- the same save, awaited on an event loop --------------------------------------------
+#
+# A WebSocket command on a game this process remembers needs the database for one
+# statement only (the compare-and-set + append above). Moving the whole command to the
+# database thread and its answer back to the event loop cost two thread wake-ups per move;
+# on PostgreSQL the consumer can instead await that very statement on a connection of the
+# loop's own (psycopg's async connection, one per loop, prepared statements). Everything
+# else about the save is shared with ``move_save``.
+
+
+class OutcomeUnknown(Exception):
+    """The loop's connection broke before the answer: ask :func:`move_in_log` (in the
+    database thread) whether ``move`` was committed."""
+
+    def __init__(self, move: _Move) -> None:
+        super().__init__("the connection broke before the commit's answer")
+        self.move = move
+
+
+_loop_connections: dict[Any, psycopg.AsyncConnection] = {}
+
+
+def saves_on_loop(game: Game) -> bool:
+    """Whether ``move_save_on_loop`` can save a move of ``game``: PostgreSQL, and no state
+    listeners (those run ORM code in the save's transaction: the database thread does it)."""
+    return connection.vendor == "postgresql" and not hooks.has_state_listeners(game.kind)
+
+
+async def _loop_connection() -> psycopg.AsyncConnection:
+    loop = asyncio.get_running_loop()
+    conn = _loop_connections.get(loop)
+    if conn is None or conn.closed:
+        params = {k: v for k, v in connection.get_connection_params().items() if k != "cursor_factory"}
+        conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        current = _loop_connections.get(loop)
+        if current is not None and not current.closed:  # another task connected meanwhile
+            await conn.close()
+            return current
+        for other in [other for other in _loop_connections if other.is_closed()]:
+            del _loop_connections[other]
+        _loop_connections[loop] = conn
+    return conn
+
+
+async def move_save_on_loop(
+    *,
+    game: Game,
+    state: dict[str, Any],
+    seat: int | None,
+    command: dict[str, Any],
+    events: list[dict[str, Any]],
+    command_id: str | None,
+    finished: bool,
+    now: datetime.datetime,
+) -> bool:
+    """``move_save`` for a caller on an event loop, when :func:`saves_on_loop`: the one
+    statement awaited on the loop's own connection. False when another writer got there
+    first; IntegrityError (Django's) when ``command_id`` was used concurrently; nothing is
+    written in either case. :class:`OutcomeUnknown` when the connection broke."""
+    move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
+                 finished=finished, now=now)
+    try:
+        conn = await _loop_connection()
+        with connection.wrap_database_errors:
+            cursor = await conn.execute(_CAS_AND_APPEND, move.cas + move.append, prepare=True)
+        won = cursor.rowcount == 1
+    except (OperationalError, InterfaceError):
+        forget(game.code)
+        for loop, conn in list(_loop_connections.items()):
+            if conn.broken or conn.closed:
+                await conn.close()
+                del _loop_connections[loop]
+        raise OutcomeUnknown(move) from None
+    except Exception:
+        forget(game.code)
+        raise
+    if not won:
+        forget(game.code)
+        return False
+    game.db_updated_at = move.updated_at
+    _move_committed(game, move, finished)
+    return True

@@ -128,8 +128,19 @@ def send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if box is not None:
         box.extend(messages)
         return
-    if messages and get_channel_layer() is not None:
+    if not messages or get_channel_layer() is None:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # a thread without a loop (a request, a bot): wait until sent
         async_to_sync(send_async)(messages)
+        return
+    task = loop.create_task(send_async(messages))  # called on a loop: sent from it
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+_sending: set[asyncio.Task] = set()  # the tasks above, kept until done
 
 
 # This process's sockets by group, for delivery without the round trip through Redis

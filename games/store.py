@@ -195,6 +195,7 @@ def _fetch_one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
 class _Move:
     """One move's compare-and-set and append, as statement parameters."""
 
+    version: int  # the game's version once saved
     cas: list[Any]
     append: list[Any]
     state_text: str
@@ -223,7 +224,7 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
         command_id,
         _time_field.get_db_prep_save(now, connection),
     ]
-    return _Move(cas, append, cas[0], updated_at)
+    return _Move(game.version + 1, cas, append, cas[0], updated_at)
 
 
 def _move_committed(game: Game, move: _Move, finished: bool) -> None:
@@ -231,7 +232,7 @@ def _move_committed(game: Game, move: _Move, finished: bool) -> None:
     if finished:
         forget(game.code)
     else:
-        _remember(_Known(game.pk, game.kind, game.code, game.version + 1, move.updated_at, move.state_text,
+        _remember(_Known(game.pk, game.kind, game.code, move.version, move.updated_at, move.state_text,
                          tuple(game.seat_list), game.read_at))
 
 
@@ -285,7 +286,7 @@ def move_save(
 def move_in_log(*, game: Game, move: _Move) -> bool:
     """Whether ``move`` (its game, sequence and creation time) is in the log: the outcome of
     a save whose connection broke before the answer came."""
-    params = [game.pk, game.version + 1, move.append[-1]]
+    params = [game.pk, move.version, move.append[-1]]
     try:
         return _fetch_one(_COMMITTED, params) is not None
     except (OperationalError, InterfaceError):

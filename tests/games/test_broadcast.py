@@ -33,3 +33,20 @@ def test_the_layer_publish_resumes_after_the_writes_the_loop_has_due():
 
     asyncio.run(scenario())
     assert order == ["written", "publish"]
+
+
+def test_send_called_on_an_event_loop_sends_from_that_loop():
+    """Outside ``collecting()`` a caller on a loop cannot block on async_to_sync: the
+    messages go out from its loop instead."""
+    from channels.layers import get_channel_layer
+
+    async def scenario():
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add("game.test-send", channel)
+        broadcast.send([("game.test-send", {"type": "relay", "text": "hello"})])
+        received = await asyncio.wait_for(layer.receive(channel), 5)
+        await layer.group_discard("game.test-send", channel)
+        return received
+
+    assert asyncio.run(scenario())["text"] == "hello"

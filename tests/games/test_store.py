@@ -248,3 +248,13 @@ def test_a_connection_lost_with_the_outcome_unknown_is_resolved_from_the_log(mon
     game = game_get(code=code)
     assert (game.version, game.state["counter"]) == (2, 2)
     assert list(game.actions.values_list("sequence", flat=True)) == [1, 2]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_saved_inside_a_callers_transaction_is_remembered_at_its_own_version():
+    code, tokens = make_game()
+    with transaction.atomic():  # the remembering waits for this commit
+        result = services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+        assert store._known[code].version == 1  # as loaded: the move is remembered once committed
+    assert store._known[code].version == result.version == game_get(code=code).version == 2
+    assert services.game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "add", "n": 1}).version == 3

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -31,6 +32,7 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from . import hooks
 from .models import Action, Game, Seat
 
+log = logging.getLogger(__name__)
 _q = connection.ops.quote_name
 GAME = _q(Game._meta.db_table)
 ACTION = _q(Action._meta.db_table)
@@ -353,12 +355,18 @@ async def move_save_on_loop(
 ) -> bool:
     """``move_save`` for a caller on an event loop, when :func:`saves_on_loop`: the one
     statement awaited on the loop's own connection. False when another writer got there
-    first; IntegrityError (Django's) when ``command_id`` was used concurrently; nothing is
-    written in either case. :class:`OutcomeUnknown` when the connection broke."""
+    first or the loop has no connection to save on; IntegrityError (Django's) when
+    ``command_id`` was used concurrently; nothing is written in any of these cases.
+    :class:`OutcomeUnknown` when the connection broke with the statement sent."""
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
                  finished=finished, now=now)
     try:
-        conn = await _loop_connection()
+        with connection.wrap_database_errors:
+            conn = await _loop_connection()
+    except (OperationalError, InterfaceError):  # cannot connect: nothing was sent
+        log.warning("no database connection on the event loop; saving from the database thread", exc_info=True)
+        return False
+    try:
         with connection.wrap_database_errors:
             cursor = await conn.execute(_CAS_AND_APPEND, move.cas + move.append, prepare=True)
         won = cursor.rowcount == 1

@@ -141,3 +141,17 @@ def test_a_bot_on_turn_moves_after_a_move_saved_on_the_loop():
     game = game_get(code=code)
     assert game.version == 5 and game.state["turn"] == 0
     assert list(game.actions.values_list("seat", flat=True)) == [0, 0, 1, 0, 1]
+
+
+def test_without_a_connection_on_the_loop_the_move_is_saved_from_the_thread(monkeypatch, thread_path):
+    code, tokens = make_game()
+    on_loop(code, tokens[0], 1)
+    store._loop_connections.clear()
+
+    async def refused(*args, **kwargs):
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "connect", refused)
+    assert on_loop(code, tokens[1], 2).version == 3
+    assert len(thread_path) == 2
+    assert log_of(code) == (3, 3, [1, 2, 3])

@@ -372,10 +372,9 @@ async def move_save_on_loop(
         won = cursor.rowcount == 1
     except (OperationalError, InterfaceError):
         forget(game.code)
-        for loop, conn in list(_loop_connections.items()):
-            if conn.broken or conn.closed:
-                await conn.close()
-                del _loop_connections[loop]
+        if conn.broken or conn.closed:  # the next save connects afresh
+            _loop_connections.pop(asyncio.get_running_loop(), None)
+            await conn.close()
         raise OutcomeUnknown(move) from None
     except Exception:
         forget(game.code)

@@ -157,9 +157,7 @@ class CommandsView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        if not isinstance(request.data, dict):
-            raise ServiceError("invalid-request", "The request body must be a JSON object.")
-        data = s.command_validate(request.data)
+        data = validated(s.CommandSerializer, request)
         if data["cmd"] == "get-state":
             return Response(selectors.get_state_response(game=game, seat=actor.seat))
         command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}

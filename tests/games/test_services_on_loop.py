@@ -103,6 +103,9 @@ def test_a_connection_lost_with_the_outcome_unknown_is_resolved_from_the_log(mon
         def __init__(self, conn):
             self.conn = conn
 
+        def __getattr__(self, name):  # closed, broken, close(): the real connection's
+            return getattr(self.conn, name)
+
         async def execute(self, sql, params, **kw):
             broken.append(sql)
             if breaks == "after-commit":

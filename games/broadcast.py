@@ -13,7 +13,7 @@ import asyncio
 import json
 import logging
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -180,15 +180,21 @@ async def _deliver_locally(group: str, message: dict[str, Any]) -> None:
             log.exception("local delivery to %s failed", group)
 
 
-async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
+async def send_async(
+    messages: list[tuple[str, dict[str, Any]]], after_local: Callable[[], Awaitable[None]] | None = None
+) -> None:
     """Send every message: first to the sockets of this process (when this runs on their
-    event loop), then through the channel layer, all groups at once (with Redis each
-    group_send is a round trip; a client orders what it gets by version, not arrival).
+    event loop), then ``after_local()`` if given (the consumer's answer to the command that
+    made the change: a client gets the new state before the answer), then through the channel
+    layer, all groups at once (with Redis each group_send is a round trip; a client orders
+    what it gets by version, not arrival).
     The layer's publishes wait until the loop has written the local sockets' frames out:
     Daphne buffers a frame until the loop's next turn, and the publishes would go first.
     Never raises: the change is committed and clients resync by version."""
     layer = get_channel_layer()
     if not messages:
+        if after_local is not None:
+            await after_local()
         return
     local = _local_loop is not None and asyncio.get_running_loop() is _local_loop
     remote = []
@@ -198,6 +204,8 @@ async def send_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
             message = {**message, "origin": PROCESS_ORIGIN}  # the layer's copy, skipped here
         if layer is not None:
             remote.append((group, message))
+    if after_local is not None:
+        await after_local()
     if not remote:
         return
     if local:

@@ -3,7 +3,8 @@
 Server → client: ``{"type": "state", "version", "status", "seat", "state", "legal_commands"}``
 on connect and after every change; ``{"type": "game", "game": summary}`` when seats
 or status change; ``{"type": "result", ...}`` / ``{"type": "error", "error": {...}}``
-answering a command the client sent (echoing its ``command_id``).
+answering a command the client sent (echoing its ``command_id``); a result comes after the
+state it produced, so a client holding the answer holds the new state too.
 Client → server: the same bodies as ``POST /api/games/{code}/commands``.
 """
 
@@ -94,9 +95,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         response, outbox = await self._handle(body)
         if command_id is not None and isinstance(command_id, str):
             response["command_id"] = command_id
-        # The answer, then the committed change's broadcast, from this loop.
-        await self._send_json(response)
-        await broadcast.send_async(outbox)
+        # The committed change to this process's sockets, then the answer, then the channel
+        # layer's publishes, from this loop: when a client has the answer it has the state.
+        await broadcast.send_async(outbox, after_local=lambda: self._send_json(response))
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])

@@ -46,11 +46,13 @@ async def test_two_seats_and_a_spectator_get_their_own_views():
     assert s0["legal_commands"] and not s1["legal_commands"]
 
     await seat0.send_to(text_data=json.dumps({"cmd": "add", "n": 2, "command_id": "ws-1"}))
-    result = await receive_type(seat0, "result")
+    # The mover gets the new state first, then the answer: with the answer it has the state.
+    u0, result = [json.loads(await seat0.receive_from(timeout=3)) for _ in range(2)]
+    assert (u0["type"], u0["version"]) == ("state", 2)
     assert result == {"type": "result", "response": "add-response", "status": "ok", "version": 2,
                       "events": result["events"], "command_id": "ws-1"}
 
-    u0, u1, uw = [await receive_type(c, "state") for c in (seat0, seat1, watcher)]
+    u1, uw = [await receive_type(c, "state") for c in (seat1, watcher)]
     assert [u["version"] for u in (u0, u1, uw)] == [2, 2, 2]
     assert u0["state"]["my_secret"] == secrets[0] and u1["state"]["my_secret"] == secrets[1]
     assert uw["state"]["my_secret"] is None

@@ -18,8 +18,11 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from rest_framework.exceptions import ValidationError
 
 from . import broadcast, selectors, services
+from .api.errors import _flatten
+from .api.serializers import command_validate
 from .errors import ServiceError
 
 MAX_FRAME = 64 * 1024
@@ -144,15 +147,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         return response, outbox
 
     async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        from rest_framework.exceptions import ValidationError
-
-        from .api.serializers import command_validate
-
         try:
             data = command_validate(body)
         except ValidationError as exc:
-            from .api.errors import _flatten
-
             return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(exc.detail))}}
         try:
             if data["cmd"] == "get-state":

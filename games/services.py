@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from channels.db import database_sync_to_async
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -316,7 +317,6 @@ async def game_command_async(
     (nothing remembered, a refusal to re-check, a lost race, undo, a game that ends, state
     listeners, SQLite) runs :func:`game_command` in the database thread, as from the start:
     nothing was written before it does."""
-    from channels.db import database_sync_to_async
 
     def in_thread() -> CommandResult:
         return game_command(code=code, actor=actor, command=command, command_id=command_id,

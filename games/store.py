@@ -207,12 +207,12 @@ class _Move:
 def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
           command_id: str | None, finished: bool, now: datetime.datetime) -> _Move:
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
-    updated_at = _time_field.get_db_prep_save(now, connection)
+    stamp = _time_field.get_db_prep_save(now, connection)  # updated_at, created_at (and finished_at)
     cas = [
         json.dumps(state, separators=(",", ":")),
-        updated_at,
+        stamp,
         status,
-        _time_field.get_db_prep_save(now if finished else None, connection),
+        stamp if finished else None,
         game.pk,
         game.version,
         game.db_updated_at,
@@ -224,9 +224,9 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
         _json_field.get_db_prep_save(command, connection),
         _json_field.get_db_prep_save(events, connection),
         command_id,
-        _time_field.get_db_prep_save(now, connection),
+        stamp,
     ]
-    return _Move(game.version + 1, cas, append, cas[0], updated_at)
+    return _Move(game.version + 1, cas, append, cas[0], stamp)
 
 
 def _move_committed(game: Game, move: _Move, finished: bool) -> None:

@@ -117,7 +117,8 @@ def _wait_port(proc: subprocess.Popen, port: int, log: Path, path: str = "/", ti
     raise RuntimeError(f"did not come up:\n{log.read_text()[-3000:]}")
 
 
-def start_daphne(env: dict[str, str], port: int | None = None) -> Proc:
+def start_daphne(env: dict[str, str], port: int | None = None, launcher: list[str] | None = None) -> Proc:
+    """Daphne serving the app (``launcher``: the command that stands for ``python -m daphne``)."""
     port = port or free_port()
     OUT.mkdir(parents=True, exist_ok=True)
     log = OUT / f"daphne-{port}.log"
@@ -132,7 +133,7 @@ def start_daphne(env: dict[str, str], port: int | None = None) -> Proc:
         **env,
     }
     proc = subprocess.Popen(
-        [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [*(launcher or [PYTHON, "-m", "daphne"]), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=full_env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     _wait_port(proc, port, log, "/healthz")

@@ -21,9 +21,11 @@ class JunctionSeat {
     this.errors = [];
     this.ws = new WebSocket(url);
     this.ws.on('message', (data) => {
+      const receivedNs = process.hrtime.bigint();
       const msg = JSON.parse(data.toString());
       if (msg.type === 'state' && msg.version > this.version) {
         this.version = msg.version;
+        this.stateNs = receivedNs;
         this.turn = msg.state.turn;
         this.waiters = this.waiters.filter((w) => !w(msg));
       } else if (msg.type === 'error') {
@@ -47,14 +49,19 @@ async function runJunction(args) {
   await Promise.all(seats.map((s) => s.opened));
   await Promise.all(seats.map((s) => s.waitVersion(1)));
   const lat = [];
+  // CLOCK_MONOTONIC ns (the clock Python's time.monotonic_ns reads): the move sent, the
+  // other seat's state received; bench_move_stages.py lines them up with Daphne's stamps.
+  const stamps = [];
   let version = 1;
   for (let i = 0; i < Number(moves); i++) {
     const mover = seats[0].turn;
     const other = seats[1 - mover];
     const start = performance.now();
+    const sentNs = process.hrtime.bigint();
     seats[mover].move(1, `l${i}`);
     await other.waitVersion(version + 1);
     lat.push(performance.now() - start);
+    stamps.push([String(sentNs), String(other.stateNs)]);
     version += 1;
     await seats[mover].waitVersion(version);
     if (Number(gap)) await sleep(Number(gap));
@@ -72,7 +79,7 @@ async function runJunction(args) {
   const elapsed = (performance.now() - start) / 1000;
   const errors = seats.flatMap((s) => s.errors);
   seats.forEach((s) => s.close());
-  return { lat, pingpong_moves: n, pingpong_seconds: elapsed, errors };
+  return { lat, stamps, pingpong_moves: n, pingpong_seconds: elapsed, errors };
 }
 
 async function runBgio(args) {

@@ -180,10 +180,15 @@ def processes():
 
 def toy_game(base_url: str, players: int = 2, target: int = 1000) -> tuple[str, list[str]]:
     """Create, fill and start a toy game over HTTP; its code and seat tokens."""
+    return started_game(base_url, "toy", players, {"target": target})
+
+
+def started_game(base_url: str, kind: str, players: int, options: dict | None = None) -> tuple[str, list[str]]:
+    """Create a game of ``kind``, seat ``players`` over HTTP and start it; its code and seat tokens."""
     import httpx
 
     with httpx.Client(base_url=base_url, timeout=30) as client:
-        created = client.post("/api/games", json={"kind": "toy", "name": "p0", "options": {"target": target}}).json()
+        created = client.post("/api/games", json={"kind": kind, "name": "p0", "options": options or {}}).json()
         tokens = [created["token"]]
         for i in range(1, players):
             tokens.append(client.post(f"/api/games/{created['code']}/seats", json={"name": f"p{i}"}).json()["token"])

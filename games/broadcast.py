@@ -10,7 +10,6 @@ A failure here never undoes a committed move: clients catch up by version.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
@@ -20,6 +19,8 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from . import jsontext
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def view_key(seat: int | None) -> str:
 
 
 def dumps(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"))
+    return jsontext.dumps(payload)
 
 
 def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]]:

@@ -29,7 +29,7 @@ from typing import Any
 import psycopg
 from django.db import InterfaceError, OperationalError, connection, transaction
 
-from . import hooks
+from . import hooks, jsontext
 from .models import Action, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -209,7 +209,7 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
     stamp = _time_field.get_db_prep_save(now, connection)  # updated_at, created_at (and finished_at)
     cas = [
-        json.dumps(state, separators=(",", ":")),
+        jsontext.dumps(state),
         stamp,
         status,
         stamp if finished else None,

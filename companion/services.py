@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, models, transaction
 
 from .models import Board, City, Commodity, Contract, IndependentRailroad, PlayerProgress, Route
 from .selectors import board_data, board_default
@@ -66,11 +66,22 @@ class _MODELS:
 
 def game_projection_sync(game, state: dict[str, Any]) -> None:
     """Rewrite the game's read-model rows from its state (same transaction as the state)."""
+    rows = _projection_rows(game, state)
+    if connection.vendor == "postgresql":
+        _rows_replace(game.pk, rows)
+    else:
+        _rows_replace_orm(game.pk, rows)
+
+
+Rows = list[tuple[type[models.Model], list[models.Model]]]
+
+
+def _projection_rows(game, state: dict[str, Any]) -> Rows:
+    """The read model's rows for ``state``, per model (unsaved instances)."""
     from games.engines.registry import get_engine
 
     public = {p["seat"]: p for p in get_engine("wood-and-steel").view(state, seat=None)["players"]}
-    PlayerProgress.objects.filter(game=game).delete()
-    PlayerProgress.objects.bulk_create(
+    progress = [
         PlayerProgress(
             game=game, seat=p["seat"], name=p["name"], start_route=p.get("start_route") or "",
             engine_city=p.get("engine_city") or "", engine_model=(p.get("engines") or [""])[-1],
@@ -80,21 +91,49 @@ def game_projection_sync(game, state: dict[str, Any]) -> None:
             ties=public[p["seat"]]["ties"], ties_by_source=public[p["seat"]]["tie_breakdown"],
         )
         for p in state.get("players") or []
-    )
-    Contract.objects.filter(game=game).delete()
-    Contract.objects.bulk_create(
+    ]
+    contracts = [
         Contract(
             game=game, contract_id=c["id"], kind=c["type"], commodity=c["commodity"], destination=c["destination"],
             holder=c.get("holder"), status=c["status"], created_round=c.get("created_round"),
             turns_held=c.get("turns_held") or 0, value=c["value"], ties=c.get("ties") or 0,
         )
         for c in state.get("contracts") or []
-    )
-    IndependentRailroad.objects.filter(game=game).delete()
-    IndependentRailroad.objects.bulk_create(
+    ]
+    railroads = [
         IndependentRailroad(
             game=game, railroad_id=r["id"], name=r["name"], routes=r["routes"],
             acquired_by=r.get("acquired_by"), acquired_round=r.get("acquired_round"),
         )
         for r in state.get("railroads") or []
-    )
+    ]
+    return [(PlayerProgress, progress), (Contract, contracts), (IndependentRailroad, railroads)]
+
+
+def _rows_replace_orm(game_id: int, rows: Rows) -> None:
+    for model, objs in rows:
+        model.objects.filter(game_id=game_id).delete()
+        model.objects.bulk_create(objs)
+
+
+def _rows_replace(game_id: int, rows: Rows) -> None:
+    """Each model's rows of the game deleted and ``rows`` inserted, all in one round trip.
+
+    Through the ORM the three deletes and three inserts were six round trips, about 60 % of
+    a Wood and Steel command (9 of 15.6 ms between paced moves). Django binds values on the
+    client for PostgreSQL, which runs several statements sent together; values are prepared
+    by the model fields themselves, as the ORM would."""
+    quote = connection.ops.quote_name
+    sql: list[str] = []
+    params: list[Any] = []
+    for model, objs in rows:
+        table = quote(model._meta.db_table)
+        sql.append(f"DELETE FROM {table} WHERE game_id = %s")
+        params.append(game_id)
+        if objs:
+            fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+            row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+            sql.append(f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)}) VALUES {', '.join([row] * len(objs))}")
+            params += [f.get_db_prep_save(getattr(obj, f.attname), connection) for obj in objs for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(";\n".join(sql), params)

@@ -261,9 +261,13 @@ def move_save(
             won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
         else:
             with transaction.atomic():
-                won = _execute(_CAS, move.cas)[1] == 1
+                if connection.vendor == "postgresql":  # one round trip for both, as above
+                    won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
+                else:
+                    won = _execute(_CAS, move.cas)[1] == 1
+                    if won:
+                        _execute(_APPEND, [game.pk, *move.append])
                 if won:
-                    _execute(_APPEND, [game.pk, *move.append])
                     hooks.state_saved(game.kind, game, state)
     except (OperationalError, InterfaceError):
         forget(game.code)

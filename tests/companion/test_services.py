@@ -155,3 +155,21 @@ def test_read_model_rewrite_in_one_round_trip_writes_what_the_orm_writes():
         _rows_replace_orm(game.pk, _projection_rows(game, game.state))
         assert one_trip == _read_model(code)
         assert sum(map(len, one_trip)) > 0
+
+
+def test_read_model_ties_are_the_spectator_views_ties_along_a_game():
+    from games.engines.registry import get_engine
+
+    engine = get_engine("wood-and-steel")
+    code, tokens = start_ws_game()
+    rng = random.Random(11)
+    seen_ties = False
+    for _ in range(40):
+        state = game_get(code=code).state
+        seat = engine.active_seats(state)[0]
+        services.game_command(code=code, actor=actor(code, tokens[seat]), command=engine.bot_command(state, seat=seat, bot="simple", rng=rng))
+        view = {p["seat"]: p for p in engine.view(game_get(code=code).state, seat=None)["players"]}
+        for row in PlayerProgress.objects.filter(game__code=code):
+            assert (row.ties, row.ties_by_source) == (view[row.seat]["ties"], view[row.seat]["tie_breakdown"])
+            seen_ties = seen_ties or row.ties > 0
+    assert seen_ties  # the game got far enough for ties to count

@@ -73,6 +73,11 @@ def game_projection_sync(game, state: dict[str, Any]) -> None:
         _rows_replace_orm(game.pk, rows)
 
 
+def game_projection_statements(game, state: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The same rewrite as SQL statements (PostgreSQL), for the write path to send with the move."""
+    return _rows_statements(game.pk, _projection_rows(game, state))
+
+
 Rows = list[tuple[type[models.Model], list[models.Model]]]
 
 
@@ -126,17 +131,23 @@ def _rows_replace(game_id: int, rows: Rows) -> None:
     a Wood and Steel command (9 of 15.6 ms between paced moves). Django binds values on the
     client for PostgreSQL, which runs several statements sent together; values are prepared
     by the model fields themselves, as the ORM would."""
+    statements = _rows_statements(game_id, rows)
+    with connection.cursor() as cursor:
+        cursor.execute(";\n".join(sql for sql, _ in statements), [p for _, params in statements for p in params])
+
+
+def _rows_statements(game_id: int, rows: Rows) -> list[tuple[str, list[Any]]]:
+    """Per model: delete the game's rows, insert ``rows`` (one multi-row INSERT)."""
     quote = connection.ops.quote_name
-    sql: list[str] = []
-    params: list[Any] = []
+    statements: list[tuple[str, list[Any]]] = []
     for model, objs in rows:
         table = quote(model._meta.db_table)
-        sql.append(f"DELETE FROM {table} WHERE game_id = %s")
-        params.append(game_id)
+        statements.append((f"DELETE FROM {table} WHERE game_id = %s", [game_id]))
         if objs:
             fields = [f for f in model._meta.concrete_fields if not f.primary_key]
             row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-            sql.append(f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)}) VALUES {', '.join([row] * len(objs))}")
-            params += [f.get_db_prep_save(getattr(obj, f.attname), connection) for obj in objs for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(";\n".join(sql), params)
+            statements.append((
+                f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)}) VALUES {', '.join([row] * len(objs))}",
+                [f.get_db_prep_save(getattr(obj, f.attname), connection) for obj in objs for f in fields],
+            ))
+    return statements

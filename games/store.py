@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
 
 from . import hooks, jsontext
 from .models import Action, Game, Seat
@@ -65,6 +65,14 @@ _CAS_AND_APPEND = (
     f"INSERT INTO {ACTION} {_APPEND_COLUMNS} SELECT id, %s, %s, %s, %s, %s, %s FROM moved"
 )
 _COMMITTED = f"SELECT 1 FROM {ACTION} WHERE game_id = %s AND sequence = %s AND created_at = %s"
+# PostgreSQL, sent after the compare-and-set + append and before the state listeners'
+# statements, all in one message (one implicit transaction): unless this very action was
+# appended (the compare-and-set lost), it raises LOST_SQLSTATE and nothing is written.
+LOST_SQLSTATE = "JN001"
+_REQUIRE_APPENDED = (
+    f"DO $$ BEGIN IF NOT EXISTS ({_COMMITTED}) THEN "
+    f"RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '{LOST_SQLSTATE}'; END IF; END $$"
+)
 
 _state_field = Game._meta.get_field("state")
 _json_field = Action._meta.get_field("command")
@@ -255,10 +263,14 @@ def move_save(
     listeners in the same transaction. Once committed, the new version is remembered."""
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
                  finished=finished, now=now)
-    single = connection.vendor == "postgresql" and not connection.in_atomic_block and not hooks.has_state_listeners(game.kind)
+    autocommit = connection.vendor == "postgresql" and not connection.in_atomic_block
+    listened = hooks.has_state_listeners(game.kind)
+    statements = hooks.state_statements(game.kind, game, state) if autocommit and listened else None
     try:
-        if single:  # autocommit: this one statement is the transaction
+        if autocommit and not listened:  # this one statement is the transaction
             won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
+        elif statements is not None:  # the listeners' statements with it: one message, one transaction
+            won = _execute_guarded(game, move, statements)
         else:
             with transaction.atomic():
                 if connection.vendor == "postgresql":  # one round trip for both, as above
@@ -286,6 +298,22 @@ def move_save(
         return False
     game.db_updated_at = move.updated_at
     transaction.on_commit(lambda: _move_committed(game, move, finished))
+    return True
+
+
+def _execute_guarded(game: Game, move: _Move, statements: hooks.Statements) -> bool:
+    """The compare-and-set + append, then the state listeners' ``statements``, sent together
+    (Django binds values on the client for PostgreSQL, which runs a message's statements as
+    one transaction). False when the compare-and-set lost: the guard aborts the whole message."""
+    sql = [_CAS_AND_APPEND, _REQUIRE_APPENDED, *(s for s, _ in statements)]
+    params = [*move.cas, *move.append, game.pk, move.version, move.append[-1], *(p for _, ps in statements for p in ps)]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(";\n".join(sql), params)
+    except DatabaseError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == LOST_SQLSTATE:
+            return False
+        raise
     return True
 
 

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from companion.models import Board, City, Contract, IndependentRailroad, PlayerProgress, Route
 from companion.selectors import board_data, board_default
@@ -14,6 +14,7 @@ from companion.services import DEFAULT_BOARD_FILE
 from games import services
 from games.selectors import game_get
 from tests.games.factories import actor
+from tests.support.boards import ensure_wood_and_steel_board
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +174,102 @@ def test_read_model_ties_are_the_spectator_views_ties_along_a_game():
             assert (row.ties, row.ties_by_source) == (view[row.seat]["ties"], view[row.seat]["tie_breakdown"])
             seen_ties = seen_ties or row.ties > 0
     assert seen_ties  # the game got far enough for ties to count
+
+
+# --- a Wood and Steel move saved with its read model in one message (PostgreSQL, autocommit) ---
+
+on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-message save is PostgreSQL's")
+
+
+def _bot_move(code, tokens, rng):
+    from games.engines.registry import get_engine
+
+    engine = get_engine("wood-and-steel")
+    state = game_get(code=code).state
+    seat = engine.active_seats(state)[0]
+    return seat, engine.bot_command(state, seat=seat, bot="simple", rng=rng)
+
+
+def _log(code):
+    from games.models import Action
+
+    return list(Action.objects.filter(game__code=code).order_by("sequence").values_list("sequence", "command"))
+
+
+def _expected_read_model(code):
+    """The read model as the ORM writes it for the game's current state (then put back as it was)."""
+    from companion.services import _projection_rows, _rows_replace_orm
+
+    game = game_get(code=code)
+    before = _read_model(code)
+    with transaction.atomic():
+        _rows_replace_orm(game.pk, _projection_rows(game, game.state))
+        expected = _read_model(code)
+        transaction.set_rollback(True)
+    assert _read_model(code) == before
+    return expected
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_move_and_its_read_model_are_saved_in_one_message():
+    from django.test.utils import CaptureQueriesContext
+
+    ensure_wood_and_steel_board()
+    code, tokens = start_ws_game()
+    rng = random.Random(3)
+    for i in range(12):
+        seat, command = _bot_move(code, tokens, rng)
+        player = actor(code, tokens[seat])
+        with CaptureQueriesContext(connection) as queries:
+            services.game_command(code=code, actor=player, command=command, command_id=f"m{i}")
+        saves = [q["sql"] for q in queries.captured_queries if "DO $$" in q["sql"]]
+        assert len(saves) == 1 and len(queries.captured_queries) <= 2  # the save (+ a load when not remembered)
+        assert _read_model(code) == _expected_read_model(code)
+    assert [seq for seq, _ in _log(code)] == list(range(1, 14))
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_compare_and_set_writes_neither_the_move_nor_the_read_model():
+    from django.utils import timezone
+
+    from games import store
+    from games.engines.registry import get_engine
+
+    ensure_wood_and_steel_board()
+    code, tokens = start_ws_game()
+    rng = random.Random(4)
+    stale = store.game_load(code=code, command_id=None, fresh=True)
+    seat, command = _bot_move(code, tokens, rng)
+    services.game_command(code=code, actor=actor(code, tokens[seat]), command=command)  # another writer wins
+    rows, log = _read_model(code), _log(code)
+    state = stale.state
+    events = get_engine("wood-and-steel").apply(state, seat=seat, command=command)
+    assert not store.move_save(game=stale, state=state, seat=seat, command=command, events=events,
+                               command_id="late", finished=False, now=timezone.now())
+    assert (_read_model(code), _log(code)) == (rows, log)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_command_id_used_concurrently_writes_neither_the_move_nor_the_read_model():
+    from django.db import IntegrityError
+    from django.utils import timezone
+
+    from games import store
+    from games.engines.registry import get_engine
+
+    ensure_wood_and_steel_board()
+    code, tokens = start_ws_game()
+    rng = random.Random(5)
+    seat, command = _bot_move(code, tokens, rng)
+    services.game_command(code=code, actor=actor(code, tokens[seat]), command=command, command_id="dup")
+    rows, log = _read_model(code), _log(code)
+    game = store.game_load(code=code, command_id=None, fresh=True)
+    seat, command = _bot_move(code, tokens, rng)
+    events = get_engine("wood-and-steel").apply(game.state, seat=seat, command=command)
+    with pytest.raises(IntegrityError):
+        store.move_save(game=game, state=game.state, seat=seat, command=command, events=events,
+                        command_id="dup", finished=False, now=timezone.now())
+    assert (_read_model(code), _log(code)) == (rows, log)

@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.boards import ensure_wood_and_steel_board  # noqa: F401  (the e2e tests import it from here)
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
@@ -251,18 +253,6 @@ async def ws_command(ws, body: dict, timeout: float = 10) -> dict:
     return await ws_next(
         ws, lambda m: m.get("type") in ("result", "error") and m.get("command_id") == body.get("command_id"), timeout
     )
-
-
-def ensure_wood_and_steel_board() -> None:
-    """Reload the default Wood and Steel board when an earlier transactional test's flush
-    removed the rows its data migration loaded (a no-op when it is there)."""
-    try:
-        from companion.models import Board
-        from companion.services import board_load_default
-    except ImportError:  # the companion app is not installed
-        return
-    if not Board.objects.filter(is_default=True).exists():
-        board_load_default()
 
 
 @pytest.fixture(autouse=True)

@@ -49,6 +49,11 @@ def has_state_listeners(kind: str) -> bool:
     return bool(_state_listeners.get(kind))
 
 
+def has_state_statements(kind: str) -> bool:
+    """Whether every state listener of ``kind`` gives its writes as statements."""
+    return all(fn in _state_statements for fn in _state_listeners.get(kind, []))
+
+
 def state_statements(kind: str, game: Any, state: dict[str, Any]) -> Statements | None:
     """Every listener's writes for ``state`` as SQL statements, or None when a listener has
     none (then the listeners must run as functions, inside a transaction)."""

@@ -311,11 +311,11 @@ async def game_command_async(
 ) -> CommandResult:
     """:func:`game_command` for a caller on an event loop (the WebSocket consumer).
 
-    The usual move — a game this process remembers, a plain command, its save the one
-    PostgreSQL statement (``store.saves_on_loop``) — takes the same steps here, with that
-    statement awaited on the loop: no hop to the database thread and back. Everything else
-    (nothing remembered, a refusal to re-check, a lost race, undo, a game that ends, state
-    listeners, SQLite) runs :func:`game_command` in the database thread, as from the start:
+    The usual move — a game this process remembers, a plain command, its save one PostgreSQL
+    message (``store.saves_on_loop``: state listeners, if any, give statements) — takes the same
+    steps here, with that message awaited on the loop: no hop to the database thread and back.
+    Everything else (nothing remembered, a refusal to re-check, a lost race, undo, a game that
+    ends, state listeners that are only functions, SQLite) runs :func:`game_command` in the database thread, as from the start:
     nothing was written before it does."""
 
     def in_thread() -> CommandResult:

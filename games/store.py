@@ -301,17 +301,27 @@ def move_save(
     return True
 
 
-def _execute_guarded(game: Game, move: _Move, statements: hooks.Statements) -> bool:
-    """The compare-and-set + append, then the state listeners' ``statements``, sent together
-    (Django binds values on the client for PostgreSQL, which runs a message's statements as
-    one transaction). False when the compare-and-set lost: the guard aborts the whole message."""
+def _guarded(game: Game, move: _Move, statements: hooks.Statements) -> tuple[str, list[Any]]:
+    """The compare-and-set + append, the guard, then the state listeners' ``statements``, as one
+    message to send with client-side binding (PostgreSQL runs it as one transaction)."""
     sql = [_CAS_AND_APPEND, _REQUIRE_APPENDED, *(s for s, _ in statements)]
     params = [*move.cas, *move.append, game.pk, move.version, move.append[-1], *(p for _, ps in statements for p in ps)]
+    return ";\n".join(sql), params
+
+
+def _lost(exc: DatabaseError) -> bool:
+    """Whether ``exc`` is the guard of :func:`_guarded` saying the compare-and-set lost."""
+    return getattr(exc.__cause__, "sqlstate", None) == LOST_SQLSTATE
+
+
+def _execute_guarded(game: Game, move: _Move, statements: hooks.Statements) -> bool:
+    """:func:`_guarded` on Django's connection (which binds on the client for PostgreSQL).
+    False when the compare-and-set lost: the guard aborted the whole message."""
     try:
         with connection.cursor() as cursor:
-            cursor.execute(";\n".join(sql), params)
+            cursor.execute(*_guarded(game, move, statements))
     except DatabaseError as exc:
-        if getattr(exc.__cause__, "sqlstate", None) == LOST_SQLSTATE:
+        if _lost(exc):
             return False
         raise
     return True
@@ -353,9 +363,11 @@ _loop_connections: dict[Any, psycopg.AsyncConnection] = {}
 
 
 def saves_on_loop(game: Game) -> bool:
-    """Whether ``move_save_on_loop`` can save a move of ``game``: PostgreSQL, and no state
-    listeners (those run ORM code in the save's transaction: the database thread does it)."""
-    return connection.vendor == "postgresql" and not hooks.has_state_listeners(game.kind)
+    """Whether ``move_save_on_loop`` can save a move of ``game``: PostgreSQL, and state listeners
+    (if any) that give their writes as statements (ORM code needs the database thread)."""
+    return connection.vendor == "postgresql" and (
+        not hooks.has_state_listeners(game.kind) or hooks.has_state_statements(game.kind)
+    )
 
 
 async def _loop_connection() -> psycopg.AsyncConnection:
@@ -386,7 +398,7 @@ async def move_save_on_loop(
     now: datetime.datetime,
 ) -> bool:
     """``move_save`` for a caller on an event loop, when :func:`saves_on_loop`: the one
-    statement awaited on the loop's own connection. False when another writer got there
+    statement (or, with state listeners, the one message) awaited on the loop's own connection. False when another writer got there
     first or the loop has no connection to save on; IntegrityError (Django's) when
     ``command_id`` was used concurrently; nothing is written in any of these cases.
     :class:`OutcomeUnknown` when the connection broke with the statement sent."""
@@ -398,10 +410,22 @@ async def move_save_on_loop(
     except (OperationalError, InterfaceError):  # cannot connect: nothing was sent
         log.warning("no database connection on the event loop; saving from the database thread", exc_info=True)
         return False
+    statements = hooks.state_statements(game.kind, game, state) if hooks.has_state_listeners(game.kind) else None
     try:
-        with connection.wrap_database_errors:
-            cursor = await conn.execute(_CAS_AND_APPEND, move.cas + move.append, prepare=True)
-        won = cursor.rowcount == 1
+        if statements is None:
+            with connection.wrap_database_errors:
+                cursor = await conn.execute(_CAS_AND_APPEND, move.cas + move.append, prepare=True)
+            won = cursor.rowcount == 1
+        else:  # with the listeners' statements: one message, one transaction (as _execute_guarded)
+            try:
+                with connection.wrap_database_errors:
+                    async with psycopg.AsyncClientCursor(conn) as cursor:
+                        await cursor.execute(*_guarded(game, move, statements))
+                won = True
+            except DatabaseError as exc:
+                if not _lost(exc):
+                    raise
+                won = False
     except (OperationalError, InterfaceError):
         forget(game.code)
         if conn.broken or conn.closed:  # the next save connects afresh

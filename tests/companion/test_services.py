@@ -273,3 +273,22 @@ def test_a_command_id_used_concurrently_writes_neither_the_move_nor_the_read_mod
         store.move_save(game=game, state=game.state, seat=seat, command=command, events=events,
                         command_id="dup", finished=False, now=timezone.now())
     assert (_read_model(code), _log(code)) == (rows, log)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_wood_and_steel_moves_of_a_remembered_game_are_saved_on_the_event_loop(monkeypatch):
+    from asgiref.sync import async_to_sync
+
+    ensure_wood_and_steel_board()
+    code, tokens = start_ws_game()
+    in_thread = []
+    original = services.game_command
+    monkeypatch.setattr(services, "game_command", lambda **kw: in_thread.append(kw["command"]) or original(**kw))
+    rng = random.Random(6)
+    for i in range(10):
+        seat, command = _bot_move(code, tokens, rng)
+        async_to_sync(services.game_command_async)(code=code, actor=actor(code, tokens[seat]), command=command, command_id=f"l{i}")
+        assert _read_model(code) == _expected_read_model(code)
+    assert len(in_thread) == 1  # only the first: nothing was remembered yet, the database thread loaded it
+    assert [seq for seq, _ in _log(code)] == list(range(1, 12))

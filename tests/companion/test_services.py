@@ -35,6 +35,7 @@ def test_migration_loads_the_default_board_and_it_round_trips():
 
 
 def start_ws_game(players: int = 3, options=None):
+    ensure_wood_and_steel_board()  # a transactional test's flush removes what the migration loaded
     created = services.game_create(kind="wood-and-steel", host_name="P0", options=options)
     code = created.game.code
     tokens = {0: created.host_token}
@@ -196,6 +197,18 @@ def _log(code):
     return list(Action.objects.filter(game__code=code).order_by("sequence").values_list("sequence", "command"))
 
 
+def _save_on(game, seat, command, command_id):
+    """``command`` applied to ``game`` as loaded and saved with ``store.move_save`` (its answer)."""
+    from django.utils import timezone
+
+    from games import store
+    from games.engines.registry import get_engine
+
+    events = get_engine("wood-and-steel").apply(game.state, seat=seat, command=command)
+    return store.move_save(game=game, state=game.state, seat=seat, command=command, events=events,
+                           command_id=command_id, finished=False, now=timezone.now())
+
+
 def _expected_read_model(code):
     """The read model as the ORM writes it for the game's current state (then put back as it was)."""
     from companion.services import _projection_rows, _rows_replace_orm
@@ -215,7 +228,6 @@ def _expected_read_model(code):
 def test_a_move_and_its_read_model_are_saved_in_one_message():
     from django.test.utils import CaptureQueriesContext
 
-    ensure_wood_and_steel_board()
     code, tokens = start_ws_game()
     rng = random.Random(3)
     for i in range(12):
@@ -232,22 +244,15 @@ def test_a_move_and_its_read_model_are_saved_in_one_message():
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_lost_compare_and_set_writes_neither_the_move_nor_the_read_model():
-    from django.utils import timezone
-
     from games import store
-    from games.engines.registry import get_engine
 
-    ensure_wood_and_steel_board()
     code, tokens = start_ws_game()
     rng = random.Random(4)
     stale = store.game_load(code=code, command_id=None, fresh=True)
     seat, command = _bot_move(code, tokens, rng)
     services.game_command(code=code, actor=actor(code, tokens[seat]), command=command)  # another writer wins
     rows, log = _read_model(code), _log(code)
-    state = stale.state
-    events = get_engine("wood-and-steel").apply(state, seat=seat, command=command)
-    assert not store.move_save(game=stale, state=state, seat=seat, command=command, events=events,
-                               command_id="late", finished=False, now=timezone.now())
+    assert not _save_on(stale, seat, command, command_id="late")
     assert (_read_model(code), _log(code)) == (rows, log)
 
 
@@ -255,12 +260,9 @@ def test_a_lost_compare_and_set_writes_neither_the_move_nor_the_read_model():
 @pytest.mark.django_db(transaction=True)
 def test_a_command_id_used_concurrently_writes_neither_the_move_nor_the_read_model():
     from django.db import IntegrityError
-    from django.utils import timezone
 
     from games import store
-    from games.engines.registry import get_engine
 
-    ensure_wood_and_steel_board()
     code, tokens = start_ws_game()
     rng = random.Random(5)
     seat, command = _bot_move(code, tokens, rng)
@@ -268,10 +270,8 @@ def test_a_command_id_used_concurrently_writes_neither_the_move_nor_the_read_mod
     rows, log = _read_model(code), _log(code)
     game = store.game_load(code=code, command_id=None, fresh=True)
     seat, command = _bot_move(code, tokens, rng)
-    events = get_engine("wood-and-steel").apply(game.state, seat=seat, command=command)
     with pytest.raises(IntegrityError):
-        store.move_save(game=game, state=game.state, seat=seat, command=command, events=events,
-                        command_id="dup", finished=False, now=timezone.now())
+        _save_on(game, seat, command, command_id="dup")
     assert (_read_model(code), _log(code)) == (rows, log)
 
 
@@ -280,7 +280,6 @@ def test_a_command_id_used_concurrently_writes_neither_the_move_nor_the_read_mod
 def test_wood_and_steel_moves_of_a_remembered_game_are_saved_on_the_event_loop(monkeypatch):
     from asgiref.sync import async_to_sync
 
-    ensure_wood_and_steel_board()
     code, tokens = start_ws_game()
     in_thread = []
     original = services.game_command

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
 from . import hooks, jsontext
 from .models import Action, Game, Seat
@@ -65,14 +65,12 @@ _CAS_AND_APPEND = (
     f"INSERT INTO {ACTION} {_APPEND_COLUMNS} SELECT id, %s, %s, %s, %s, %s, %s FROM moved"
 )
 _COMMITTED = f"SELECT 1 FROM {ACTION} WHERE game_id = %s AND sequence = %s AND created_at = %s"
-# PostgreSQL, sent after the compare-and-set + append and before the state listeners'
-# statements, all in one message (one implicit transaction): unless this very action was
-# appended (the compare-and-set lost), it raises LOST_SQLSTATE and nothing is written.
-LOST_SQLSTATE = "JN001"
-_REQUIRE_APPENDED = (
-    f"DO $$ BEGIN IF NOT EXISTS ({_COMMITTED}) THEN "
-    f"RAISE EXCEPTION 'compare-and-set lost' USING ERRCODE = '{LOST_SQLSTATE}'; END IF; END $$"
-)
+# PostgreSQL, a kind whose state listeners give their writes as hooks.StateWrites: the
+# compare-and-set, the append and those writes in one statement, whose text is the same for
+# every move of the kind (prepared once per connection). The listeners' CTEs read ``saved``,
+# which is empty when the compare-and-set lost: then nothing at all is written and no row
+# comes back; a command id used concurrently fails the whole statement.
+_SAVED = f"saved AS (INSERT INTO {ACTION} {_APPEND_COLUMNS} SELECT id, %s, %s, %s, %s, %s, %s FROM moved RETURNING game_id)"
 
 _state_field = Game._meta.get_field("state")
 _json_field = Action._meta.get_field("command")
@@ -263,23 +261,21 @@ def move_save(
     listeners in the same transaction. Once committed, the new version is remembered."""
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
                  finished=finished, now=now)
-    autocommit = connection.vendor == "postgresql" and not connection.in_atomic_block
-    listened = hooks.has_state_listeners(game.kind)
-    statements = hooks.state_statements(game.kind, game, state) if autocommit and listened else None
+    sql = _save_statement(game.kind)
     try:
-        if autocommit and not listened:  # this one statement is the transaction
-            won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
-        elif statements is not None:  # the listeners' statements with it: one message, one transaction
-            won = _execute_guarded(game, move, statements)
+        if sql is not None and not connection.in_atomic_block:  # this one statement is the transaction
+            won = _execute(sql, _save_params(game, move, state))[1] == 1
         else:
             with transaction.atomic():
-                if connection.vendor == "postgresql":  # one round trip for both, as above
+                if sql is not None:
+                    won = _execute(sql, _save_params(game, move, state))[1] == 1
+                elif connection.vendor == "postgresql":  # listeners that are only functions, after it
                     won = _execute(_CAS_AND_APPEND, move.cas + move.append)[1] == 1
                 else:
                     won = _execute(_CAS, move.cas)[1] == 1
                     if won:
                         _execute(_APPEND, [game.pk, *move.append])
-                if won:
+                if won and sql is None:
                     hooks.state_saved(game.kind, game, state)
     except (OperationalError, InterfaceError):
         forget(game.code)
@@ -301,30 +297,24 @@ def move_save(
     return True
 
 
-def _guarded(game: Game, move: _Move, statements: hooks.Statements) -> tuple[str, list[Any]]:
-    """The compare-and-set + append, the guard, then the state listeners' ``statements``, as one
-    message to send with client-side binding (PostgreSQL runs it as one transaction)."""
-    sql = [_CAS_AND_APPEND, _REQUIRE_APPENDED, *(s for s, _ in statements)]
-    params = [*move.cas, *move.append, game.pk, move.version, move.append[-1], *(p for _, ps in statements for p in ps)]
-    return ";\n".join(sql), params
+def _save_statement(kind: str) -> str | None:
+    """PostgreSQL: the one statement that saves a move of ``kind`` together with its state
+    listeners' writes (a row comes back when it won); None on SQLite, or when a listener
+    runs only as a function (then it runs after the compare-and-set, in a transaction)."""
+    if connection.vendor != "postgresql":
+        return None
+    writes = hooks.state_writes(kind)
+    if writes is None:
+        return None
+    if not writes:
+        return _CAS_AND_APPEND
+    ctes = ", ".join(cte for w in writes for cte in w.ctes)
+    return f"WITH moved AS ({_CAS} RETURNING id), {_SAVED}, {ctes} SELECT game_id FROM saved"
 
 
-def _lost(exc: DatabaseError) -> bool:
-    """Whether ``exc`` is the guard of :func:`_guarded` saying the compare-and-set lost."""
-    return getattr(exc.__cause__, "sqlstate", None) == LOST_SQLSTATE
-
-
-def _execute_guarded(game: Game, move: _Move, statements: hooks.Statements) -> bool:
-    """:func:`_guarded` on Django's connection (which binds on the client for PostgreSQL).
-    False when the compare-and-set lost: the guard aborted the whole message."""
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute(*_guarded(game, move, statements))
-    except DatabaseError as exc:
-        if _lost(exc):
-            return False
-        raise
-    return True
+def _save_params(game: Game, move: _Move, state: dict[str, Any]) -> list[Any]:
+    writes = hooks.state_writes(game.kind) or []
+    return [*move.cas, *move.append, *(p for w in writes for p in w.params(game, state))]
 
 
 def move_in_log(*, game: Game, move: _Move) -> bool:
@@ -364,10 +354,8 @@ _loop_connections: dict[Any, psycopg.AsyncConnection] = {}
 
 def saves_on_loop(game: Game) -> bool:
     """Whether ``move_save_on_loop`` can save a move of ``game``: PostgreSQL, and state listeners
-    (if any) that give their writes as statements (ORM code needs the database thread)."""
-    return connection.vendor == "postgresql" and (
-        not hooks.has_state_listeners(game.kind) or hooks.has_state_statements(game.kind)
-    )
+    (if any) that give their writes as ``hooks.StateWrites`` (ORM code needs the database thread)."""
+    return _save_statement(game.kind) is not None
 
 
 async def _loop_connection() -> psycopg.AsyncConnection:
@@ -398,8 +386,8 @@ async def move_save_on_loop(
     now: datetime.datetime,
 ) -> bool:
     """``move_save`` for a caller on an event loop, when :func:`saves_on_loop`: the one
-    statement (or, with state listeners, the one message) awaited on the loop's own connection. False when another writer got there
-    first or the loop has no connection to save on; IntegrityError (Django's) when
+    statement (with the state listeners' writes in it) awaited on the loop's own connection. False when another
+    writer got there first or the loop has no connection to save on; IntegrityError (Django's) when
     ``command_id`` was used concurrently; nothing is written in any of these cases.
     :class:`OutcomeUnknown` when the connection broke with the statement sent."""
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
@@ -410,22 +398,11 @@ async def move_save_on_loop(
     except (OperationalError, InterfaceError):  # cannot connect: nothing was sent
         log.warning("no database connection on the event loop; saving from the database thread", exc_info=True)
         return False
-    statements = hooks.state_statements(game.kind, game, state) if hooks.has_state_listeners(game.kind) else None
+    sql, params = _save_statement(game.kind), _save_params(game, move, state)
     try:
-        if statements is None:
-            with connection.wrap_database_errors:
-                cursor = await conn.execute(_CAS_AND_APPEND, move.cas + move.append, prepare=True)
-            won = cursor.rowcount == 1
-        else:  # with the listeners' statements: one message, one transaction (as _execute_guarded)
-            try:
-                with connection.wrap_database_errors:
-                    async with psycopg.AsyncClientCursor(conn) as cursor:
-                        await cursor.execute(*_guarded(game, move, statements))
-                won = True
-            except DatabaseError as exc:
-                if not _lost(exc):
-                    raise
-                won = False
+        with connection.wrap_database_errors:
+            cursor = await conn.execute(sql, params, prepare=True)
+        won = cursor.rowcount == 1
     except (OperationalError, InterfaceError):
         forget(game.code)
         if conn.broken or conn.closed:  # the next save connects afresh

@@ -102,6 +102,14 @@ class GameAdmin(admin.ModelAdmin):
                 transaction.on_commit(lambda: services._after_commit(obj.pk, schedule_bots=False))
 
 
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.model is Seat and (formset.new_objects or formset.changed_objects or formset.deleted_objects):
+            from . import services
+
+            services.game_seats_changed(game_id=form.instance.pk)
+
+
 @admin.register(Action)
 class ActionAdmin(admin.ModelAdmin):
     list_display = ("game", "sequence", "seat", "command_name", "created_at")
@@ -121,3 +129,23 @@ class ActionAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("game", "index", "name", "color", "is_host", "is_bot")
     search_fields = ("game__code", "name")
+
+    def save_model(self, request, obj, form, change):
+        from . import services
+
+        super().save_model(request, obj, form, change)
+        services.game_seats_changed(game_id=obj.game_id)
+
+    def delete_model(self, request, obj):
+        from . import services
+
+        super().delete_model(request, obj)
+        services.game_seats_changed(game_id=obj.game_id)
+
+    def delete_queryset(self, request, queryset):
+        from . import services
+
+        game_ids = set(queryset.values_list("game_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for game_id in game_ids:
+            services.game_seats_changed(game_id=game_id)

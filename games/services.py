@@ -382,6 +382,18 @@ def game_state_edit(*, game_id: int, state: dict[str, Any], editor: str) -> Comm
     return CommandResult(version=new_version, events=events, cmd=EDIT_STATE)
 
 
+def game_seats_changed(*, game_id: int) -> None:
+    """A game master changed a game's seats (Django admin: a seat handed to a bot, renamed,
+    removed). The game's ``updated_at`` moves, so a copy of the game that any process
+    remembers fails its next compare-and-set and is read again, seats included; everyone
+    gets the new seats, and a bot now on turn moves."""
+    Game.objects.filter(pk=game_id).update(updated_at=timezone.now())
+    code = Game.objects.filter(pk=game_id).values_list("code", flat=True).first()
+    if code is not None:
+        store.forget(code)
+        transaction.on_commit(lambda: _after_commit(game_id))
+
+
 def game_abandon(*, code: str, actor: Actor) -> Game:
     game = game_get(code=code)
     _require_host(actor)

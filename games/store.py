@@ -11,7 +11,8 @@ It also remembers, per process, the games it last loaded or saved (``_known``), 
 next command on a game skips the load: the compare-and-set matches on ``version`` *and*
 ``updated_at`` (which every other writer, admin included, changes), so a remembered game
 that someone else changed meanwhile fails it, is forgotten and reloaded. Nothing is
-remembered that was not committed; seats are re-read at least every ``KNOWN_FOR`` seconds.
+remembered that was not committed. A game master's seat change moves ``updated_at`` too;
+seats are re-read at least every ``KNOWN_FOR`` seconds all the same.
 """
 
 from __future__ import annotations
@@ -78,7 +79,11 @@ _time_field = Game._meta.get_field("updated_at")
 
 
 KNOWN_MAX = 4096  # games remembered per process
-KNOWN_FOR = 10.0  # seconds before a remembered game's seats are read again
+# Seconds before a remembered game is read again, seats included. Whatever changes a game's
+# seats moves its ``updated_at`` (``services.game_seats_changed``), so a remembered copy
+# fails its compare-and-set at once; this bounds only a change made behind the app's back.
+# (At 10 s, a table moving every few seconds went to the database thread every third move.)
+KNOWN_FOR = 300.0
 
 
 @dataclass(frozen=True)

@@ -110,3 +110,29 @@ def test_a_page_older_than_the_game_is_refused_and_the_moves_made_meanwhile_stay
     assert admin_client.post(f"/admin/games/game/{game.pk}/change/", form).status_code == 302
     game.refresh_from_db()
     assert game.version == 2 and game.state["counter"] == 2 and game.options["note"] == "checked"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_handed_to_a_bot_reaches_every_process_and_the_bot_moves(admin_client, monkeypatch):
+    """A remembered game (in this process, or as another process remembers it) is not trusted
+    after a game master changes its seats: its next save fails the compare-and-set, the game is
+    read again with its new seats, and the bot now on turn is scheduled."""
+    from games import bots, store
+
+    scheduled = []
+    monkeypatch.setattr(bots, "bots_schedule", lambda game_id: scheduled.append(game_id))
+    code, tokens = make_game(players=3)
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+    elsewhere = store._known[code]  # what another process would remember
+    game = Game.objects.get(code=code)
+    form = _change_form(game)
+    form["seats-2-is_bot"], form["seats-2-bot"] = "on", "random"
+    response = admin_client.post(f"/admin/games/game/{game.pk}/change/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert code not in store._known
+    store._remember(elsewhere)  # the other process's copy: its seats say seat 2 is a person
+    scheduled.clear()
+    services.game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "add", "n": 1})
+    assert (2, True) in store._known[code].seat_list
+    assert scheduled == [game.pk]  # seat 2 is on turn and is a bot now
+    assert Game.objects.get(code=code).version == 3

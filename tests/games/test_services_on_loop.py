@@ -46,6 +46,22 @@ def log_of(code):
     return game.version, game.state["counter"], list(game.actions.values_list("sequence", flat=True))
 
 
+def test_a_game_remembered_a_minute_ago_still_moves_on_the_loop(thread_path):
+    """A table whose moves are seconds or minutes apart stays on the loop: a remembered game is
+    read again only after ``store.KNOWN_FOR`` (seat changes move ``updated_at`` instead). At 10 s,
+    a table moving every 4 s went to the database thread every third move."""
+    code, tokens = make_game()
+    on_loop(code, tokens[0], 1)
+    assert len(thread_path) == 1
+    store._remember(replace(store._known[code], read_at=store._known[code].read_at - 60))
+    on_loop(code, tokens[1], 1)
+    assert len(thread_path) == (1 if connection.vendor == "postgresql" else 2)
+    store._remember(replace(store._known[code], read_at=store._known[code].read_at - store.KNOWN_FOR))
+    on_loop(code, tokens[0], 1)  # past KNOWN_FOR: read again (its seats too), in the database thread
+    assert len(thread_path) == (2 if connection.vendor == "postgresql" else 3)
+    assert log_of(code) == (4, 3, [1, 2, 3, 4])
+
+
 def test_a_remembered_game_moves_on_the_loop_and_broadcasts_each_seat_its_view(thread_path):
     code, tokens = make_game()
     on_loop(code, tokens[0], 1)  # nothing remembered yet: the database thread loads it

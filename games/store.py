@@ -28,13 +28,20 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
 
 from . import hooks, jsontext
 from .models import Action, Game, Seat
 
 log = logging.getLogger(__name__)
-_q = connection.ops.quote_name
+# Django's ``connection`` is one object per thread and, on an event loop, one per task: every
+# WebSocket consumer that touched it on the loop got a DatabaseWrapper of its own (with its
+# operations, features, client, ...), some hundred objects living as long as the socket. At
+# 1,000 sockets they made each full garbage collection take 90-150 ms. What may run on the
+# loop uses this one wrapper instead, for its vendor, operations and error mapping only: it
+# never connects (the loop's own connection is ``_loop_connection``'s).
+_db = connections.create_connection(DEFAULT_DB_ALIAS)
+_q = _db.ops.quote_name
 GAME = _q(Game._meta.db_table)
 ACTION = _q(Action._meta.db_table)
 SEAT = _q(Seat._meta.db_table)
@@ -44,15 +51,15 @@ _LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname 
 _STATE_AT = _LOAD_FIELDS.index("state")
 # The seats as "index:is_bot,..." in the same round trip (what the broadcast and the
 # bot check need); string aggregation is spelled differently per database.
-_SEAT_ITEM = f"s.{_q('index')} || ':' || " + ("CAST(s.is_bot AS integer)" if connection.vendor == "postgresql" else "s.is_bot")
-_SEAT_AGG = f"string_agg({_SEAT_ITEM}, ',')" if connection.vendor == "postgresql" else f"group_concat({_SEAT_ITEM}, ',')"
+_SEAT_ITEM = f"s.{_q('index')} || ':' || " + ("CAST(s.is_bot AS integer)" if _db.vendor == "postgresql" else "s.is_bot")
+_SEAT_AGG = f"string_agg({_SEAT_ITEM}, ',')" if _db.vendor == "postgresql" else f"group_concat({_SEAT_ITEM}, ',')"
 _LOAD = (
     f"SELECT {', '.join('g.' + _q(f) for f in _LOAD_FIELDS)}, g.updated_at, "
     f"(SELECT a.sequence FROM {ACTION} a WHERE a.game_id = g.id AND a.command_id = %s) AS previous_sequence, "
     f"(SELECT {_SEAT_AGG} FROM {SEAT} s WHERE s.game_id = g.id) AS seats "
     f"FROM {GAME} g WHERE g.code = %s"
 )
-_STATE_VALUE = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
+_STATE_VALUE = "CAST(%s AS jsonb)" if _db.vendor == "postgresql" else "%s"
 _CAS = (
     f"UPDATE {GAME} SET state = {_STATE_VALUE}, version = version + 1, updated_at = %s, status = %s, finished_at = %s "
     f"WHERE id = %s AND version = %s AND updated_at = %s AND status = %s"
@@ -130,7 +137,7 @@ def forget(code: str | None = None) -> None:
 def _game(known: _Known, state: Any) -> Game:
     values = [{"id": known.id, "kind": known.kind, "code": known.code, "status": Game.Status.ACTIVE,
                "version": known.version, "state": state}[f] for f in _LOAD_FIELDS]
-    game = Game.from_db(connection.alias, _LOAD_FIELDS, values)
+    game = Game.from_db(_db.alias, _LOAD_FIELDS, values)
     game.db_updated_at, game.seat_list, game.read_at = known.updated_at, list(known.seat_list), known.read_at
     return game
 
@@ -218,7 +225,7 @@ class _Move:
 def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
           command_id: str | None, finished: bool, now: datetime.datetime) -> _Move:
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
-    stamp = _time_field.get_db_prep_save(now, connection)  # updated_at, created_at (and finished_at)
+    stamp = _time_field.get_db_prep_save(now, _db)  # updated_at, created_at (and finished_at)
     cas = [
         jsontext.dumps(state),
         stamp,
@@ -232,8 +239,8 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
     append = [
         game.version + 1,
         seat,
-        _json_field.get_db_prep_save(command, connection),
-        _json_field.get_db_prep_save(events, connection),
+        _json_field.get_db_prep_save(command, _db),
+        _json_field.get_db_prep_save(events, _db),
         command_id,
         stamp,
     ]
@@ -306,7 +313,7 @@ def _save_statement(kind: str) -> str | None:
     """PostgreSQL: the one statement that saves a move of ``kind`` together with its state
     listeners' writes (a row comes back when it won); None on SQLite, or when a listener
     runs only as a function (then it runs after the compare-and-set, in a transaction)."""
-    if connection.vendor != "postgresql":
+    if _db.vendor != "postgresql":
         return None
     writes = hooks.state_writes(kind)
     if writes is None:
@@ -367,7 +374,7 @@ async def _loop_connection() -> psycopg.AsyncConnection:
     loop = asyncio.get_running_loop()
     conn = _loop_connections.get(loop)
     if conn is None or conn.closed:
-        params = {k: v for k, v in connection.get_connection_params().items() if k != "cursor_factory"}
+        params = {k: v for k, v in _db.get_connection_params().items() if k != "cursor_factory"}
         conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
         current = _loop_connections.get(loop)
         if current is not None and not current.closed:  # another task connected meanwhile
@@ -398,14 +405,14 @@ async def move_save_on_loop(
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
                  finished=finished, now=now)
     try:
-        with connection.wrap_database_errors:
+        with _db.wrap_database_errors:
             conn = await _loop_connection()
     except (OperationalError, InterfaceError):  # cannot connect: nothing was sent
         log.warning("no database connection on the event loop; saving from the database thread", exc_info=True)
         return False
     sql, params = _save_statement(game.kind), _save_params(game, move, state)
     try:
-        with connection.wrap_database_errors:
+        with _db.wrap_database_errors:
             cursor = await conn.execute(sql, params, prepare=True)
         won = cursor.rowcount == 1
     except (OperationalError, InterfaceError):

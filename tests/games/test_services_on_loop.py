@@ -174,3 +174,30 @@ def test_without_a_connection_on_the_loop_the_move_is_saved_from_the_thread(monk
     assert on_loop(code, tokens[1], 2).version == 3
     assert len(thread_path) == 2
     assert log_of(code) == (3, 3, [1, 2, 3])
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="moves are saved on the loop on PostgreSQL")
+def test_moves_on_the_loop_give_no_task_a_database_wrapper_of_its_own(monkeypatch):
+    """On an event loop Django's ``connection`` is one object per task: a consumer that touched it
+    kept a DatabaseWrapper (a hundred-odd objects) for as long as its socket lived, and at 1,000
+    sockets full garbage collections took 90-150 ms. Moves on the loop must not touch it."""
+    import asyncio
+
+    from django.db import connections
+
+    code, tokens = make_game()
+    on_loop(code, tokens[0], 1)  # remembered from here on
+    created = []
+    real = connections.create_connection
+    monkeypatch.setattr(connections, "create_connection", lambda alias: created.append(alias) or real(alias))
+
+    async def moves():
+        for i in range(4):  # each in a task of its own, as each socket's consumer is
+            seat = 1 - i % 2
+            await asyncio.create_task(services.game_command_async(
+                code=code, actor=store_actor[seat], command={"cmd": "add", "n": 1}, command_id=f"t{i}"))
+
+    store_actor = {0: actor(code, tokens[0]), 1: actor(code, tokens[1])}
+    async_to_sync(moves)()
+    assert log_of(code) == (6, 5, [1, 2, 3, 4, 5, 6])
+    assert created == []

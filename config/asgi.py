@@ -24,3 +24,14 @@ application = ProtocolTypeRouter(
 # the process: moved out of the collector's reach, a full collection scans only what came
 # after. Under the latency bench a full collection paused Daphne for 82 ms before, 18 ms after.
 gc.freeze()
+
+# What comes after is mostly per-socket objects (some 140 per WebSocket: Daphne's and
+# autobahn's protocol, the consumer's task and queues) and each move's short-lived JSON
+# containers. With the default thresholds (700, 10, 10) the young collections ran several
+# times per Wood and Steel move, moved whatever that move had in flight to the oldest
+# generation, and a full collection (150 k objects at 1,000 sockets, 90-150 ms with the
+# event loop stopped) followed every 2-4 s: it was the fan-out's p99. Young collections stay
+# small (2,000) and cheap; a full one may follow only after 1,000 middle ones, not 10.
+# JUNCTION_GC_THRESHOLD ("gen0,gen1,gen2") overrides it; docs/PERFORMANCE.md has the figures.
+GC_THRESHOLD = tuple(int(n) for n in os.environ.get("JUNCTION_GC_THRESHOLD", "2000,50,1000").split(","))
+gc.set_threshold(*GC_THRESHOLD)

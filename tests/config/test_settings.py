@@ -55,3 +55,20 @@ def test_production_with_redis_and_several_processes_starts():
     out = load_settings(DJANGO_ENV="production", DJANGO_SECRET_KEY="s" * 50, WEB_CONCURRENCY="4", REDIS_URL="redis://cache:6379/0")
     assert out.returncode == 0, out.stderr
     assert "ONE server process" not in out.stderr
+
+
+def _asgi_gc(**env: str) -> tuple[int, ...]:
+    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "JUNCTION_GC_THRESHOLD"}}
+    out = subprocess.run(
+        [sys.executable, "-c", "import gc, config.asgi; print(*gc.get_threshold(), gc.get_freeze_count() > 0)"],
+        cwd=ROOT, env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env}, capture_output=True, text=True, timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    *threshold, frozen = out.stdout.split()
+    assert frozen == "True"  # what was loaded at start-up is out of the collector's reach
+    return tuple(map(int, threshold))
+
+
+def test_the_asgi_process_collects_garbage_rarely_and_the_thresholds_can_be_set():
+    assert _asgi_gc() == (2000, 50, 1000)
+    assert _asgi_gc(JUNCTION_GC_THRESHOLD="700,10,10") == (700, 10, 10)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 import logging
 import threading
 import time
@@ -103,6 +102,7 @@ class _Known:
     state_text: str
     seat_list: tuple[tuple[int, bool], ...]
     read_at: float  # when its seats were read
+    state_ours: bool = False  # jsontext wrote state_text with orjson: orjson reads it back exactly
 
 
 _known: OrderedDict[str, _Known] = OrderedDict()
@@ -148,7 +148,7 @@ def game_recall(*, code: str) -> Game | None:
     known = _recall(code)
     if known is None:
         return None
-    game = _game(known, json.loads(known.state_text))
+    game = _game(known, jsontext.loads(known.state_text, ours=known.state_ours))
     game.previous_sequence, game.remembered = None, True
     return game
 
@@ -220,14 +220,16 @@ class _Move:
     append: list[Any]
     state_text: str
     updated_at: Any
+    state_ours: bool  # see _Known
 
 
 def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
           command_id: str | None, finished: bool, now: datetime.datetime) -> _Move:
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
     stamp = _time_field.get_db_prep_save(now, _db)  # updated_at, created_at (and finished_at)
+    state_text, state_ours = jsontext.encode(state)
     cas = [
-        jsontext.dumps(state),
+        state_text,
         stamp,
         status,
         stamp if finished else None,
@@ -244,7 +246,7 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
         command_id,
         stamp,
     ]
-    return _Move(game.version + 1, cas, append, cas[0], stamp)
+    return _Move(game.version + 1, cas, append, state_text, stamp, state_ours)
 
 
 def _move_committed(game: Game, move: _Move, finished: bool) -> None:
@@ -253,7 +255,7 @@ def _move_committed(game: Game, move: _Move, finished: bool) -> None:
         forget(game.code)
     else:
         _remember(_Known(game.pk, game.kind, game.code, move.version, move.updated_at, move.state_text,
-                         tuple(game.seat_list), game.read_at))
+                         tuple(game.seat_list), game.read_at, move.state_ours))
 
 
 def move_save(

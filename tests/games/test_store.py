@@ -258,3 +258,14 @@ def test_a_move_saved_inside_a_callers_transaction_is_remembered_at_its_own_vers
         assert store._known[code].version == 1  # as loaded: the move is remembered once committed
     assert store._known[code].version == result.version == game_get(code=code).version == 2
     assert services.game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "add", "n": 1}).version == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_remembered_state_written_by_orjson_is_read_back_by_it_and_equals_the_stored_one():
+    code, tokens = make_game()
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+    known = store._known[code]
+    assert known.state_ours  # written by this process's save
+    assert store.game_recall(code=code).state == game_get(code=code).state
+    loaded = store.game_load(code=code, command_id=None, fresh=True)  # the database's text: the standard library reads it
+    assert not store._known[code].state_ours and loaded.state == game_get(code=code).state

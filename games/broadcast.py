@@ -69,9 +69,10 @@ def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]
     One publish per change, however many seats: the per-seat groups this replaced cost a
     Redis round trip per seat. The summary (seats, status) only with ``summary`` — a plain
     move changes neither. ``game.seat_list`` holds the (index, is_bot) of its seats."""
+    from . import store
     from .selectors import game_summary, state_payload
 
-    update: dict[str, Any] = {"type": "game.update", "summary": None, "states": {}}
+    update: dict[str, Any] = {"type": "game.update", "summary": None, "states": {}, "code": game.code, "version": game.version}
     if summary:
         update["summary"] = dumps({"type": "game", "game": game_summary(game)})
     if game.state is not None:
@@ -79,7 +80,19 @@ def game_messages(game, summary: bool = True) -> list[tuple[str, dict[str, Any]]
             update["states"][view_key(seat)] = dumps({"type": "state", **state_payload(game=game, seat=seat)})
     if update["summary"] is None and not update["states"]:
         return []
+    # The game as this process now remembers it (its whole state: for the other processes'
+    # store, never sent to a client), so their next command on it needs no reload.
+    update["known"] = store.known_export(game.code, game.version)
     return [(game_group(game.id), update)]
+
+
+def update_received(event: dict[str, Any]) -> None:
+    """A socket got a game update made by another process: this process's store takes the
+    game as that process remembers it (or forgets its own older copy)."""
+    from . import store
+
+    if "version" in event:
+        store.known_receive(event["code"], event["version"], event.get("known"))
 
 
 def game_changed(game_id: int, game=None, summary: bool = True):

@@ -107,9 +107,11 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
 
     async def game_update(self, event: dict[str, Any]) -> None:
         """A change of this game: send the summary if any, then this socket's own view only.
-        The layer's copy of a change already delivered in this process is skipped."""
+        The layer's copy of a change already delivered in this process is skipped; a change made
+        by another process also brings this process's store up to date."""
         if broadcast.is_own_copy(event):
             return
+        broadcast.update_received(event)
         if event.get("summary"):
             await self.send(text_data=event["summary"])
         text = event["states"].get(self.view_key)

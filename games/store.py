@@ -125,6 +125,45 @@ def _recall(code: str) -> _Known | None:
     return known
 
 
+def known_export(code: str, version: int) -> dict[str, Any] | None:
+    """What this process remembers of game ``code`` at ``version``, as plain values: the broadcast
+    of that version carries it to the other processes (:func:`known_receive`), so a move made
+    here does not make the next move there on the same game lose its compare-and-set and be
+    read again. None when this process does not remember that version."""
+    with _known_lock:
+        known = _known.get(code)
+    if known is None or known.version != version:
+        return None
+    stamp = known.updated_at
+    return {
+        "id": known.id, "kind": known.kind, "version": known.version, "state_text": known.state_text,
+        "state_ours": known.state_ours, "seat_list": [list(seat) for seat in known.seat_list],
+        "updated_at": stamp.isoformat() if isinstance(stamp, datetime.datetime) else stamp,
+        "updated_at_is_datetime": isinstance(stamp, datetime.datetime),
+        "age": time.monotonic() - known.read_at,
+    }
+
+
+def known_receive(code: str, version: int, exported: dict[str, Any] | None) -> None:
+    """Another process committed ``version`` of game ``code``: remember it as that process did
+    (``exported``, from :func:`known_export`), or, without it, forget an older copy. A copy as
+    new or newer stays. Whatever is remembered is still checked by the compare-and-set."""
+    with _known_lock:
+        known = _known.get(code)
+    if known is not None and known.version >= version:
+        return
+    if exported is None or exported.get("version") != version:
+        forget(code)
+        return
+    stamp = exported["updated_at"]
+    _remember(_Known(
+        exported["id"], exported["kind"], code, version,
+        datetime.datetime.fromisoformat(stamp) if exported["updated_at_is_datetime"] else stamp,
+        exported["state_text"], tuple((int(index), bool(is_bot)) for index, is_bot in exported["seat_list"]),
+        time.monotonic() - exported["age"], exported["state_ours"],
+    ))
+
+
 def forget(code: str | None = None) -> None:
     """Drop what this process remembers of game ``code`` (of every game: None)."""
     with _known_lock:

@@ -269,3 +269,41 @@ def test_a_remembered_state_written_by_orjson_is_read_back_by_it_and_equals_the_
     assert store.game_recall(code=code).state == game_get(code=code).state
     loaded = store.game_load(code=code, command_id=None, fresh=True)  # the database's text: the standard library reads it
     assert not store._known[code].state_ours and loaded.state == game_get(code=code).state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_by_another_process_is_remembered_from_its_broadcast(monkeypatch):
+    """Two processes, one store each: a move made in one reaches the other with the game as the
+    first remembers it (through the channel layer: msgpack), so the other's next move saves
+    against it at once, without losing its compare-and-set and reading the game again."""
+    import msgpack
+
+    from games import broadcast
+
+    code, tokens = make_game()
+    seats = [actor(code, tokens[0]), actor(code, tokens[1])]
+    services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1})
+    here = store._known[code]  # what the other process remembers: version 2
+    with broadcast.collecting() as outbox:
+        services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 2})  # made "there": version 3
+    [(_, update)] = outbox
+    there = store._known[code]
+    store._remember(here)
+    broadcast.update_received(msgpack.unpackb(msgpack.packb(update)))  # as a socket here gets it
+    assert store._known[code].version == 3
+    assert replace(store._known[code], read_at=0) == replace(there, read_at=0)
+    reads = []
+    real_fetch = store._fetch_one
+    monkeypatch.setattr(store, "_fetch_one", lambda *a: reads.append(a) or real_fetch(*a))  # no load: the save must not lose
+    assert services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 3}).version == 4
+    assert reads == [] and game_get(code=code).state["counter"] == 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_update_without_the_game_makes_this_process_forget_an_older_copy():
+    code, tokens = make_game()
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
+    store.known_receive(code, 2, None)  # the same version: kept
+    assert store._known[code].version == 2
+    store.known_receive(code, 3, None)  # a newer one this process cannot rebuild: forgotten
+    assert code not in store._known

@@ -112,6 +112,9 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     # Several rounds: whoever's turn it is takes an offer if dealt one, then ends the turn.
     target_round = 3
     for _ in range(30):
+        newest = max(version(p) for p in phones)
+        for p in phones:  # the last move has reached every phone (the mover has its answer first)
+            wait_version(p, newest)
         if phones[0].inner_text("#ws-heading").startswith(f"Round {target_round}"):
             break
         mover = next((p for p in phones if p.evaluate("document.body.dataset.myTurn") == "true"), None)

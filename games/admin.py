@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.db import transaction
 
+from . import hooks, services
+from .errors import Conflict
 from .models import Action, Game, Seat
 
 
@@ -76,11 +79,6 @@ class GameAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         """Writes only what the game master changed; a new state of a started game goes through
         the log (services.game_state_edit). The form refused a page older than the game."""
-        from django.db import transaction
-
-        from . import hooks, services
-        from .errors import Conflict
-
         if not change:
             super().save_model(request, obj, form, change)
             return
@@ -101,12 +99,9 @@ class GameAdmin(admin.ModelAdmin):
             if "state" in fields or "state" not in form.changed_data:  # an edit already tells everyone
                 transaction.on_commit(lambda: services._after_commit(obj.pk, schedule_bots=False))
 
-
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.model is Seat and (formset.new_objects or formset.changed_objects or formset.deleted_objects):
-            from . import services
-
             services.game_seats_changed(game_id=form.instance.pk)
 
 
@@ -131,20 +126,14 @@ class SeatAdmin(admin.ModelAdmin):
     search_fields = ("game__code", "name")
 
     def save_model(self, request, obj, form, change):
-        from . import services
-
         super().save_model(request, obj, form, change)
         services.game_seats_changed(game_id=obj.game_id)
 
     def delete_model(self, request, obj):
-        from . import services
-
         super().delete_model(request, obj)
         services.game_seats_changed(game_id=obj.game_id)
 
     def delete_queryset(self, request, queryset):
-        from . import services
-
         game_ids = set(queryset.values_list("game_id", flat=True))
         super().delete_queryset(request, queryset)
         for game_id in game_ids:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import logging
 import threading
 import time
@@ -357,8 +358,12 @@ def _save_statement(kind: str) -> str | None:
     if _db.vendor != "postgresql":
         return None
     writes = hooks.state_writes(kind)
-    if writes is None:
-        return None
+    return None if writes is None else _statement_with(tuple(writes))
+
+
+@functools.lru_cache(maxsize=64)
+def _statement_with(writes: tuple[hooks.StateWrites, ...]) -> str:
+    """The save's text for these listeners' writes, built once (it is the same for every move)."""
     if not writes:
         return _CAS_AND_APPEND
     ctes = ", ".join(cte for w in writes for cte in w.ctes)

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.ErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -95,15 +96,28 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 VAR_DIR = BASE_DIR / "var"  # local runtime files (test database, logs, screenshots); git-ignored
 VAR_DIR.mkdir(exist_ok=True)
+# Connections per process on PostgreSQL: a pool of at most JUNCTION_DB_POOL_SIZE, each lent to
+# a request (or a command in channels' database thread, or a bot) for its duration; a request
+# that gets none within JUNCTION_DB_POOL_TIMEOUT seconds is answered 503 database-busy.
+DB_POOL_SIZE = max(1, int(os.environ.get("JUNCTION_DB_POOL_SIZE", "10") or "10"))
+DB_POOL_MIN = min(DB_POOL_SIZE, max(0, int(os.environ.get("JUNCTION_DB_POOL_MIN", "2") or "2")))
+DB_POOL_TIMEOUT = float(os.environ.get("JUNCTION_DB_POOL_TIMEOUT", "5") or "5")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # The same backend with a cheaper health check (config/postgresql/base.py).
+        # Django's backend, pooled, with a cheaper health check (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options["pool"] = {
+            "min_size": DB_POOL_MIN,
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            "name": "junction",
+        }
         # Django turns psycopg's prepared statements off (its cursors bind client-side and
         # could not use them anyway); the write path's own statements are prepared once per
-        # session (games/store.py), so allow them.
-        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
+        # pooled connection (games/store.py), so allow them.
+        options.setdefault("prepare_threshold", 5)
 else:
     DATABASES = {
         "default": {

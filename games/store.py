@@ -31,6 +31,7 @@ import psycopg
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connection, connections, transaction
 
 from . import hooks, jsontext
+from .errors import database_busy
 from .models import Action, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -331,9 +332,9 @@ def move_save(
                         _execute(_APPEND, [game.pk, *move.append])
                 if won and sql is None:
                     hooks.state_saved(game.kind, game, state)
-    except (OperationalError, InterfaceError):
+    except (OperationalError, InterfaceError) as exc:
         forget(game.code)
-        if connection.in_atomic_block:
+        if connection.in_atomic_block or database_busy(exc):  # busy: nothing was sent, nothing written
             raise
         # The connection broke (the server restarted, say) with the outcome unknown: the
         # commit may or may not have happened. Ask on a fresh connection whether this

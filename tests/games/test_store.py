@@ -78,22 +78,24 @@ def test_finishing_sets_status_and_time():
     assert stored.status == Game.Status.FINISHED and stored.finished_at == now and stored.updated_at == now
 
 
-def _terminate_this_connection(wait: bool) -> int:
-    """Have the server end this process's session (as a restart would); its pid."""
-    import select
+def _terminate_this_connection(wait: bool) -> set[int]:
+    """Have the server end this process's sessions, the pooled ones included (as a restart
+    would); their pids."""
+    import time
 
     import psycopg
 
-    pid = connection.connection.info.backend_pid
     settings = connection.settings_dict
     with psycopg.connect(
         dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"], port=settings["PORT"] or 5432,
         autocommit=True,
     ) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [pid])
-    if wait:  # until the server's goodbye has reached the socket
-        select.select([connection.connection.fileno()], [], [], 5)
-    return pid
+        rows = other.execute(
+            "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall()
+    if wait:  # until the server's goodbye has reached the sockets
+        time.sleep(0.3)
+    return {pid for pid, _ in rows}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -108,11 +110,11 @@ def test_a_connection_the_server_dropped_is_replaced_and_the_command_goes_throug
     close_old_connections()
     services.game_command(code=code, actor=seats[0], command={"cmd": "add", "n": 1})
     close_old_connections()  # the request ends: the connection is proven
-    pid = _terminate_this_connection(wait)
+    pids = _terminate_this_connection(wait)
     close_old_connections()  # the next request (a WebSocket command: its actor is known)
     result = services.game_command(code=code, actor=seats[1], command={"cmd": "add", "n": 1})
     assert result.version == 3
-    assert connection.connection.info.backend_pid != pid
+    assert connection.connection.info.backend_pid not in pids
     assert game_get(code=code).version == 3
 
 

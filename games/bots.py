@@ -14,7 +14,7 @@ from django.db import close_old_connections
 
 from .engines.base import RulesError
 from .engines.registry import get_engine
-from .errors import ServiceError
+from .errors import DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 from .models import Game
 from .selectors import Actor
 
@@ -37,9 +37,20 @@ def bots_schedule(game_id: int) -> None:
     threading.Thread(target=_run_thread, args=(game_id,), daemon=True, name=f"bots-{game_id}").start()
 
 
+BUSY_RETRIES = 30  # a bot that meets a busy database waits and tries again (about a minute)
+
+
 def _run_thread(game_id: int) -> None:
     try:
-        bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
+        for attempt in range(BUSY_RETRIES + 1):
+            try:
+                bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
+                break
+            except Exception as exc:
+                if not database_busy(exc) or attempt == BUSY_RETRIES:
+                    raise
+                close_old_connections()
+                time.sleep(DATABASE_BUSY_RETRY_AFTER * 2)
     except Exception:
         log.exception("bots failed in game %s", game_id)
     finally:

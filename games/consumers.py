@@ -23,9 +23,15 @@ from rest_framework.exceptions import ValidationError
 from . import broadcast, selectors, services
 from .api.errors import _flatten
 from .api.serializers import command_validate
-from .errors import ServiceError
+from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 
 MAX_FRAME = 64 * 1024
+# The answer when the database could not lend a connection in time (games.errors.database_busy).
+BUSY_FRAME = {
+    "type": "error",
+    "error": {"code": "database-busy", "message": DATABASE_BUSY_MESSAGE},
+    "retry_after": DATABASE_BUSY_RETRY_AFTER,
+}
 log = logging.getLogger(__name__)
 
 
@@ -55,6 +61,15 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._send_json({"type": "error", "error": {"code": exc.code, "message": exc.message}})
             await self.close(code=4000 + exc.status)
             return
+        except Exception as exc:
+            if not database_busy(exc):
+                raise
+            # No database connection now: say so, and close as "try again later" (the page's
+            # socket reconnects by itself).
+            await self.accept()
+            await self._send_json(BUSY_FRAME)
+            await self.close(code=1013)
+            return
         self.view_key = broadcast.view_key(self.actor.seat)
         self.my_groups = [broadcast.game_group(self.game_id)]
         try:
@@ -70,7 +85,13 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         for group in self.my_groups:
             broadcast.local_join(group, self)
         await self.accept()
-        await self._send_snapshot()
+        try:
+            await self._send_snapshot()
+        except Exception as exc:
+            if not database_busy(exc):
+                raise
+            await self._send_json(BUSY_FRAME)
+            await self.close(code=1013)
 
     async def disconnect(self, close_code: int) -> None:
         for group in getattr(self, "my_groups", []):
@@ -143,7 +164,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         with broadcast.collecting() as outbox:
             try:
                 response = await self._answer(body)
-            except Exception:  # a defect: answer it like the HTTP API's 500 handler would
+            except Exception as exc:
+                if database_busy(exc):  # no connection in time: the socket stays; the client retries
+                    return dict(BUSY_FRAME), outbox
+                # a defect: answer it like the HTTP API's 500 handler would
                 log.exception("command failed in game %s", self.code)
                 response = {"type": "error", "error": {"code": "internal-error", "message": "Something went wrong on the server."}}
         return response, outbox

@@ -38,3 +38,30 @@ class Forbidden(ServiceError):
 
 class Conflict(ServiceError):
     status = 409
+
+
+# -- a database that cannot serve now ------------------------------------------------------
+
+DATABASE_BUSY_RETRY_AFTER = 1  # seconds a client is asked to wait (Retry-After)
+DATABASE_BUSY_MESSAGE = "The server is busy; try again in a moment."
+
+
+def database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` means the database could not serve this request now, and a retry may
+    succeed: no pooled connection could be had in time (``psycopg_pool.PoolTimeout``, which
+    is also what a server that is down or refusing connections looks like through the pool),
+    the server's own connection limit, or an SQLite file that stayed locked. The edges answer
+    these 503 ``database-busy`` with ``Retry-After`` instead of 500."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        name = type(current).__name__
+        if name == "PoolTimeout":
+            return True
+        if getattr(current, "sqlstate", None) in ("53300", "57P03"):  # too many connections, starting up
+            return True
+        if name == "OperationalError" and type(current).__module__ == "sqlite3" and "locked" in str(current):
+            return True
+        current = current.__cause__ or current.__context__
+    return False

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import RulesError
-from games.errors import ServiceError
+from games.errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 
 _DRF_CODES = {
     exceptions.ParseError: "malformed-json",
@@ -41,7 +41,15 @@ def _flatten(detail, prefix: str = "") -> list[str]:
     return [f"{label}: {detail}" if label else str(detail)]
 
 
+def database_busy_response() -> Response:
+    response = error_response("database-busy", DATABASE_BUSY_MESSAGE, status.HTTP_503_SERVICE_UNAVAILABLE)
+    response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)
+    return response
+
+
 def exception_handler(exc, context):
+    if database_busy(exc):
+        return database_busy_response()
     if isinstance(exc, ServiceError):
         return Response(exc.to_json(), status=exc.status)
     if isinstance(exc, RulesError):

@@ -16,7 +16,8 @@ from games.errors import ServiceError, Unauthorized
 from . import serializers as s
 from .throttling import JoinRateThrottle
 
-ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer}
+# Every operation that reads the database may also answer 503 database-busy (with Retry-After).
+ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 503: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
     "Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="`Bearer <seat or host token>`"
 )

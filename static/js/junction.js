@@ -16,19 +16,31 @@ const Junction = (() => {
   }
   function seatFor(code) { return allTokens()[code] || null; }
 
+  const BUSY_RETRIES = 5;  // a busy server (503 + Retry-After) is asked again this many times
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  function retryDelay(seconds) { return (Number(seconds) > 0 ? Number(seconds) * 1000 : 1000) + Math.random() * 300; }
+
   async function api(method, path, body, token) {
     const headers = { "Accept": "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers["Authorization"] = "Bearer " + token;
-    let response;
-    try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (e) {
-      return { ok: false, status: 0, data: { error: { code: "network", message: "Cannot reach the server." } } };
+    for (let attempt = 0; ; attempt++) {
+      let response;
+      try {
+        response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      } catch (e) {
+        return { ok: false, status: 0, data: { error: { code: "network", message: "Cannot reach the server." } } };
+      }
+      // Busy: nothing was done; ask again after the time the server gave (commands carry a
+      // command_id, so a repeat can never apply twice).
+      if (response.status === 503 && response.headers.has("Retry-After") && attempt < BUSY_RETRIES) {
+        await sleep(retryDelay(response.headers.get("Retry-After")));
+        continue;
+      }
+      let data = null;
+      try { data = await response.json(); } catch (e) { data = null; }
+      return { ok: response.ok, status: response.status, data };
     }
-    let data = null;
-    try { data = await response.json(); } catch (e) { data = null; }
-    return { ok: response.ok, status: response.status, data };
   }
 
   function errorText(result) {
@@ -92,16 +104,21 @@ const Junction = (() => {
 
     return {
       get version() { return version; },
-      send(command) {
-        return new Promise((resolve) => {
-          if (!socket || socket.readyState !== 1) {
-            resolve({ type: "error", error: { code: "disconnected", message: "Not connected; reconnecting…" } });
-            return;
-          }
-          const body = Object.assign({ command_id: newCommandId() }, command);
-          pending.set(body.command_id, resolve);
-          socket.send(JSON.stringify(body));
-        });
+      async send(command) {
+        const body = Object.assign({ command_id: newCommandId() }, command);
+        for (let attempt = 0; ; attempt++) {
+          const answer = await new Promise((resolve) => {
+            if (!socket || socket.readyState !== 1) {
+              resolve({ type: "error", error: { code: "disconnected", message: "Not connected; reconnecting…" } });
+              return;
+            }
+            pending.set(body.command_id, resolve);
+            socket.send(JSON.stringify(body));
+          });
+          // A busy server did nothing: the same command (same id) again after the time it gave.
+          if (answer.type !== "error" || answer.error.code !== "database-busy" || attempt >= BUSY_RETRIES) return answer;
+          await sleep(retryDelay(answer.retry_after));
+        }
       },
       close() { stopped = true; clearTimeout(timer); if (socket) socket.close(); },
     };

@@ -1,0 +1,54 @@
+"""Request middleware of the platform."""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import HttpResponse, JsonResponse
+
+from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, database_busy
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR_MESSAGE = "Something went wrong on the server."
+
+
+def _api_error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"status": "error", "error": {"code": code, "message": message}}, status=status)
+
+
+class ErrorMiddleware:
+    """What a view raised and nobody answered becomes an answer a client can act on:
+
+    - a busy database (no connection in time) is a 503 with ``Retry-After``: the API's JSON
+      error under ``/api``, a short page that reloads itself elsewhere;
+    - any other exception under ``/api`` is the API's JSON error ``internal-error`` (500),
+      never Django's HTML page, so a client always finds a ``code``.
+
+    DRF views answer their own errors through ``games.api.errors``; this covers the pages, the
+    admin, and what DRF's handler passes on (a defect)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        api = request.path.startswith("/api/")
+        if database_busy(exception):
+            if api:
+                response = _api_error("database-busy", DATABASE_BUSY_MESSAGE, 503)
+            else:
+                response = HttpResponse(
+                    "<!doctype html><title>Busy</title><meta name=viewport content='width=device-width'>"
+                    f"<p>{DATABASE_BUSY_MESSAGE} This page reloads by itself.</p>"
+                    f"<script>setTimeout(() => location.reload(), {DATABASE_BUSY_RETRY_AFTER * 1000 + 500})</script>",
+                    status=503,
+                )
+            response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)
+            return response
+        if api:
+            log.error("internal error on %s %s", request.method, request.path, exc_info=exception)
+            return _api_error("internal-error", INTERNAL_ERROR_MESSAGE, 500)
+        return None

@@ -1,0 +1,39 @@
+"""games/middleware.py: what no view answered still gets an answer a client can act on."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import selectors, views
+
+from .factories import make_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_defect_under_api_is_the_json_error_not_an_html_page(monkeypatch):
+    code, _ = make_game()
+
+    def broken(**kwargs):
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(selectors, "actions_after", broken)
+    client = Client(raise_request_exception=False)
+    response = client.get(f"/api/games/{code}/actions", {"after": 0})
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "error", "error": {"code": "internal-error", "message": "Something went wrong on the server."}}
+
+
+def test_a_defect_on_a_page_is_left_to_django(monkeypatch):
+    code, _ = make_game()
+
+    def broken(**kwargs):
+        raise RuntimeError("a defect")
+
+    monkeypatch.setattr(views, "game_get", broken)
+    client = Client(raise_request_exception=False)
+    response = client.get(f"/games/{code}/")
+    assert response.status_code == 500
+    assert not response["Content-Type"].startswith("application/json")

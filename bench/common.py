@@ -195,3 +195,39 @@ def started_game(base_url: str, kind: str, players: int, options: dict | None = 
         response = client.post(f"/api/games/{created['code']}/start", headers={"Authorization": f"Bearer {tokens[0]}"})
         response.raise_for_status()
     return created["code"], tokens
+
+
+class PrivateRedis:
+    """A redis-server of the bench's own on a free port (never the shared one), which the
+    bench may restart."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> PrivateRedis:
+        import redis
+
+        self.proc = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                if redis.Redis(port=self.port, socket_timeout=0.5).ping():
+                    return self
+            except redis.RedisError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server on {self.port} did not come up")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

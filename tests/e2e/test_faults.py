@@ -1,5 +1,6 @@
 """Faults against real processes: simultaneous moves, a Daphne killed mid-game, Redis
-restarted under connected clients, a phone that slept through 50 moves.
+restarted under connected clients, a phone that slept through 50 moves; HTTP clients poll
+state and log throughout the kill and the Redis restart.
 
 What must hold every time: each command gets its result or an explicit conflict, no
 committed move is lost, the log stays gapless, and clients resync by version."""
@@ -10,6 +11,9 @@ import asyncio
 import json
 import os
 import signal
+import threading
+from collections import Counter
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -34,6 +38,37 @@ def state_of(url: str, code: str, token: str | None = None) -> dict:
 
 def assert_gapless(actions: list[dict], last: int) -> None:
     assert [a["sequence"] for a in actions] == list(range(1, last + 1))
+
+
+@contextmanager
+def http_traffic(url: str, code: str, tokens: list[str], clients: int = 4):
+    """HTTP clients polling the game's state and its log while the fault happens (as phones
+    and third-party clients do); yields the statuses they got (a refused connection while
+    the process is down counts as ``"refused"``)."""
+    statuses: Counter = Counter()
+    stop = threading.Event()
+
+    def poll(i: int) -> None:
+        with httpx.Client(timeout=10) as client:
+            while not stop.is_set():
+                try:
+                    r = client.get(f"{url}/api/games/{code}/state", headers=auth(tokens[i % len(tokens)]))
+                    statuses[r.status_code] += 1
+                    r = client.get(f"{url}/api/games/{code}/actions", params={"after": max(0, r.json().get("version", 1) - 3)})
+                    statuses[r.status_code] += 1
+                except httpx.HTTPError:
+                    statuses["refused"] += 1
+                    stop.wait(0.1)
+
+    threads = [threading.Thread(target=poll, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    try:
+        yield statuses
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=15)
 
 
 def test_simultaneous_moves_each_get_a_result_or_an_explicit_conflict(daphne):
@@ -136,6 +171,8 @@ def test_daphne_killed_mid_game_loses_no_committed_move(daphne):
                 assert other["version"] == version
         return acked
 
+    traffic = http_traffic(first.url, code, tokens)  # the same port before and after the kill
+    statuses = traffic.__enter__()
     acked = run_async(lambda: play(first.ws_url, 10, 1, "a"), timeout=60)
     assert acked == list(range(2, 12))
 
@@ -182,6 +219,8 @@ def test_daphne_killed_mid_game_loses_no_committed_move(daphne):
     acked_after = run_async(lambda: play(second.ws_url, 4, last, "b"), timeout=60)
     assert acked_after == list(range(last + 1, last + 5))
     assert_gapless(log_of(second.url, code), last + 4)
+    traffic.__exit__(None, None, None)
+    assert statuses[200] > 20 and set(statuses) <= {200, "refused"}, statuses
 
 
 @requires_shared_services()
@@ -236,8 +275,10 @@ def test_redis_restart_loses_no_move_and_clients_catch_up_by_version(daphne, pri
                 assert (await ws_state(ws, version))["version"] == version == 10
                 await ws.close()
 
-    run_async(scenario, timeout=120)
+    with http_traffic(b.url, code, tokens) as statuses:
+        run_async(scenario, timeout=120)
     assert_gapless(log_of(a.url, code), 10)
+    assert statuses[200] > 20 and set(statuses) == {200}, statuses
 
 
 def test_phone_that_slept_through_50_moves_fetches_only_the_missing_actions(daphne):

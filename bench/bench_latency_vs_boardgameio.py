@@ -56,11 +56,12 @@ def main() -> int:
     parser.add_argument("--gap-ms", type=float, default=5, help="pause between latency moves")
     parser.add_argument("--pingpong", type=int, default=300, help="back-to-back moves per round")
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds per system")
+    parser.add_argument("--http-moves", type=int, default=200, help="moves per round sent as HTTP requests")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_PG))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS))
     args = parser.parse_args()
-    if args.moves + args.pingpong > 990:
-        parser.error("--moves + --pingpong must stay under 990 (one toy game per round, target ≤ 1000)")
+    if max(args.moves + args.pingpong, args.http_moves) > 990:
+        parser.error("--moves + --pingpong and --http-moves must stay under 990 (one toy game per round, target ≤ 1000)")
 
     why = services_reachable(args.database_url, args.redis_url)
     if why:
@@ -76,6 +77,7 @@ def main() -> int:
 
     results = {"junction": {"lat": [], "moves": 0, "seconds": 0.0, "errors": []},
                "boardgame.io": {"lat": [], "moves": 0, "seconds": 0.0, "errors": []}}
+    http = {"junction": {"lat": [], "rtt": [], "errors": []}, "boardgame.io": {"lat": [], "rtt": [], "errors": []}}
     with processes() as started:
         daphne = start_daphne({"DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url})
         started.append(daphne)
@@ -94,6 +96,17 @@ def main() -> int:
                 r["moves"] += out["pingpong_moves"]
                 r["seconds"] += out["pingpong_seconds"]
                 r["errors"] += out["errors"]
+            if args.http_moves:
+                code, tokens = toy_game(f"http://127.0.0.1:{daphne.port}")
+                outs = {
+                    "junction": drive(modules, ["junction-http", f"http://127.0.0.1:{daphne.port}", f"ws://127.0.0.1:{daphne.port}",
+                                                code, *tokens, str(args.http_moves), str(args.gap_ms)]),
+                    "boardgame.io": drive(modules, ["bgio-http", f"http://127.0.0.1:{bgio.port}", str(args.http_moves),
+                                                    str(args.gap_ms)]),
+                }
+                for name, out in outs.items():
+                    for key in ("lat", "rtt", "errors"):
+                        http[name][key] += out[key]
 
     print(f"Junction (PostgreSQL + Redis, commit before broadcast) vs boardgame.io {bgio_version} (in memory)")
     print(f"{args.rounds} rounds x {args.moves} spaced moves (gap {args.gap_ms} ms) + {args.pingpong} back-to-back moves")
@@ -109,6 +122,18 @@ def main() -> int:
     (j, jr), (b, br) = figures["junction"], figures["boardgame.io"]
     print(f"ratio Junction/boardgame.io: p50 {j['p50'] / b['p50']:.2f}  p99 {j['p99'] / b['p99']:.2f}  "
           f"moves/s {jr / br:.2f}  (latency < 1 and moves/s > 1 favour Junction)")
+    if args.http_moves:
+        jl, jt, bt = summary(http["junction"]["lat"]), summary(http["junction"]["rtt"]), summary(http["boardgame.io"]["rtt"])
+        print(f"\nMoves over HTTP, {args.rounds} rounds x {args.http_moves} (keep-alive; gap {args.gap_ms} ms):")
+        print(f"{'':44}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+        print(f"{'Junction POST commands -> other seat socket':44}{jl['p50']:9.2f}{jl['p99']:9.2f}{jl['max']:9.2f}")
+        print(f"{'Junction POST commands -> its HTTP answer':44}{jt['p50']:9.2f}{jt['p99']:9.2f}{jt['max']:9.2f}")
+        print(f"{'boardgame.io lobby POST update -> answer':44}{bt['p50']:9.2f}{bt['p99']:9.2f}{bt['max']:9.2f}")
+        print("  (boardgame.io has no HTTP move endpoint: its moves go over its socket. Its lobby's HTTP write is\n"
+              "   the nearest comparison: the cost of one HTTP request on that server, with nothing committed.)")
+        for name, r in http.items():
+            if r["errors"]:
+                print(f"  {name}: {len(r['errors'])} error answers over HTTP, first: {r['errors'][0]}")
     return 0
 
 

@@ -3,6 +3,14 @@
 //
 //   node drive.js bgio <http-base> <moves> <gap-ms> <pingpong-moves>
 //   node drive.js junction <ws-base> <code> <token0> <token1> <moves> <gap-ms> <pingpong-moves>
+//   node drive.js junction-http <http-base> <ws-base> <code> <token0> <token1> <moves> <gap-ms>
+//   node drive.js bgio-http <http-base> <moves> <gap-ms>
+//
+// The -http modes send each move as an HTTP request (keep-alive): Junction's
+// POST /api/games/{code}/commands, timed to the other seat's socket update and to the
+// HTTP answer. boardgame.io has no HTTP move endpoint (moves go over its socket); its
+// nearest HTTP write, the lobby's POST /games/{name}/{matchID}/update (a player's
+// name), is timed to its answer as the floor of one HTTP request on that server.
 //
 // Latency: a seat sends a move; the clock stops when the OTHER seat's client
 // receives the update. Moves are spaced by <gap-ms>. Throughput: each seat
@@ -141,9 +149,58 @@ async function runBgio(args) {
   return { lat, pingpong_moves: n, pingpong_seconds: elapsed, errors: [], final_counter: counter };
 }
 
+async function runJunctionHttp(args) {
+  const WebSocket = require('ws');
+  const [httpBase, wsBase, code, t0, t1, moves, gap] = args;
+  const tokens = [t0, t1];
+  const seats = tokens.map((t) => new JunctionSeat(WebSocket, `${wsBase}/ws/games/${code}/?token=${t}`));
+  await Promise.all(seats.map((s) => s.opened));
+  await Promise.all(seats.map((s) => s.waitVersion(1)));
+  const lat = [], rtt = [], errors = [];
+  let version = Math.max(seats[0].version, seats[1].version);
+  for (let i = 0; i < Number(moves); i++) {
+    const mover = seats[0].turn;
+    const other = seats[1 - mover];
+    const start = performance.now();
+    const answer = fetch(`${httpBase}/api/games/${code}/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[mover]}` },
+      body: JSON.stringify({ cmd: 'add', n: 1, command_id: `h${i}`, expected_version: version }),
+    }).then(async (r) => { const body = await r.json(); rtt.push(performance.now() - start); if (!r.ok) errors.push(body); });
+    await other.waitVersion(version + 1);
+    lat.push(performance.now() - start);
+    await answer;
+    version += 1;
+    await seats[mover].waitVersion(version);
+    if (Number(gap)) await sleep(Number(gap));
+  }
+  seats.forEach((s) => s.close());
+  return { lat, rtt, errors };
+}
+
+async function runBgioHttp(args) {
+  const [base, moves, gap] = args;
+  const post = async (path, body) => {
+    const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!r.ok) throw new Error(`${path}: ${r.status}`);
+    return r.json();
+  };
+  const { matchID } = await post('/games/race/create', { numPlayers: 2 });
+  const { playerCredentials } = await post(`/games/race/${matchID}/join`, { playerID: '0', playerName: 'p0' });
+  const rtt = [];
+  for (let i = 0; i < Number(moves); i++) {
+    const start = performance.now();
+    await post(`/games/race/${matchID}/update`, { playerID: '0', credentials: playerCredentials, newName: `p0-${i}` });
+    rtt.push(performance.now() - start);
+    if (Number(gap)) await sleep(Number(gap));
+  }
+  return { lat: [], rtt, errors: [] };
+}
+
 (async () => {
   const [which, ...args] = process.argv.slice(2);
-  const out = which === 'bgio' ? await runBgio(args) : await runJunction(args);
+  const modes = { bgio: runBgio, junction: runJunction, 'junction-http': runJunctionHttp, 'bgio-http': runBgioHttp };
+  const out = await modes[which](args);
   process.stdout.write(JSON.stringify(out) + '\n');
   process.exit(0);
 })().catch((e) => { console.error(e); process.exit(1); });

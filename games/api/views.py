@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import connection
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -43,23 +42,6 @@ def validated(serializer_class, request):
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-class HealthView(APIView):
-    @extend_schema(
-        responses={200: inline_serializer("Health", {"status": serializers.CharField(), "database": serializers.CharField(), "channel_layer": serializers.CharField()}), 503: OpenApiTypes.OBJECT},
-        summary="Liveness: checks the database, reports the channel layer",
-    )
-    def get(self, request):
-        from django.conf import settings
-
-        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-        except Exception as exc:  # report, do not crash
-            return Response({"status": "error", "database": "down", "channel_layer": backend, "error": {"code": "database-down", "message": str(exc)}}, status=503)
-        return Response({"status": "ok", "database": connection.vendor, "channel_layer": backend})
 
 
 class KindsView(APIView):

@@ -84,7 +84,7 @@ def start_daphne(extra_env: dict[str, str] | None = None, port: int | None = Non
         if proc.poll() is not None:
             raise RuntimeError(f"daphne exited early:\n{log.read_text()[-3000:]}")
         try:
-            if httpx.get(f"{server.url}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"{server.url}/livez", timeout=1).status_code == 200:
                 return server
         except httpx.HTTPError:
             pass

@@ -236,6 +236,9 @@ JUNCTION_BOTS_INLINE = env_bool("JUNCTION_BOTS_INLINE", False)
 # Seat requests per client address (flood protection).
 JUNCTION_JOIN_RATE = os.environ.get("JUNCTION_JOIN_RATE", "30/min")
 JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
+# Every socket behind its game's log (a change the channel layer lost: Redis down or
+# restarting) is sent the game afresh within about twice this many seconds (0: never).
+JUNCTION_RESYNC_SECONDS = float(os.environ.get("JUNCTION_RESYNC_SECONDS", "2") or "0")
 
 LOGGING = {
     "version": 1,

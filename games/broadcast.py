@@ -171,6 +171,7 @@ def local_join(group: str, consumer: Any) -> None:
     global _local_loop
     _local_loop = asyncio.get_running_loop()
     _local.setdefault(group, set()).add(consumer)
+    _resync_ensure()
 
 
 def local_leave(group: str, consumer: Any) -> None:
@@ -239,3 +240,78 @@ async def _after_pending_writes() -> None:
     resumed = loop.create_future()
     loop.call_later(0, lambda: resumed.done() or resumed.set_result(None))
     await resumed
+
+
+# -- resync: no socket stays behind the log ---------------------------------------------
+#
+# The channel layer delivers at most once: while Redis is down (or restarting, or a publish
+# fails) a change made by another process never reaches this process's sockets, and nothing
+# in the socket says so. So each process checks, every ``JUNCTION_RESYNC_SECONDS``, the
+# current version of every game it has sockets for (one query) against the version each
+# socket last sent its client (``consumer.version_sent``); a socket still behind at the next
+# check (a change on its way through the layer gets that long) is sent the game afresh
+# (``consumer.resync()``). Nothing is lost: the log is the truth, and clients order states by
+# version. With Redis up and nothing lost this costs one small query per interval.
+
+_resync_task: asyncio.Task | None = None
+
+
+def _resync_ensure() -> None:
+    global _resync_task
+    from django.conf import settings
+
+    if settings.JUNCTION_RESYNC_SECONDS <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    if _resync_task is None or _resync_task.done() or _resync_task.get_loop() is not loop:
+        _resync_task = loop.create_task(_resync_loop(), name="junction-resync")
+
+
+async def _resync_loop() -> None:
+    from django.conf import settings
+
+    while _local:
+        await asyncio.sleep(settings.JUNCTION_RESYNC_SECONDS)
+        try:
+            await resync_once()
+        except Exception:  # the database may be down too: try again next time
+            log.warning("resync check failed", exc_info=True)
+
+
+def _versions(game_ids: list[int]) -> dict[int, int]:
+    from .models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+async def resync_once() -> int:
+    """One check (see above); how many sockets were sent their game afresh."""
+    from channels.db import database_sync_to_async
+
+    members = {int(group.split(".", 1)[1]): list(consumers) for group, consumers in _local.items()
+               if group.startswith("game.")}
+    if not members:
+        return 0
+    versions = await database_sync_to_async(_versions)(list(members))
+    resent = 0
+    for game_id, consumers in members.items():
+        current = versions.get(game_id)
+        if current is None:
+            continue
+        for consumer in consumers:
+            sent = getattr(consumer, "version_sent", None)
+            if sent is None or sent >= current:
+                consumer.behind_since = None
+                continue
+            if getattr(consumer, "behind_since", None) is None:  # maybe on its way: next time
+                consumer.behind_since = current
+                continue
+            consumer.behind_since = None
+            try:
+                await consumer.resync()
+                resent += 1
+            except Exception:  # a closed socket, the database busy: next time
+                log.info("resync of a socket of game %s failed", game_id, exc_info=True)
+    if resent:
+        log.info("resync: %d socket(s) were behind the log and were sent their game afresh", resent)
+    return resent

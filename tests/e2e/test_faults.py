@@ -253,6 +253,10 @@ def test_redis_restart_loses_no_move_and_clients_catch_up_by_version(daphne, pri
             assert committed == [6, 7, 8, 9]
             await asyncio.to_thread(redis.start)
 
+            # Every open socket is brought to the log's version without reconnecting: those on
+            # the process that moved got the moves from it, the others are resynced by theirs.
+            for ws in sockets:
+                assert (await ws_state(ws, 9, timeout=15))["version"] == 9
             # Each phone catches up: the missing actions come from the log, by version.
             for k in range(len(sockets)):
                 r = await client.get(f"{phones[k][0].url}/api/games/{code}/actions", params={"after": seen[k]})

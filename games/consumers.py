@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -26,6 +27,19 @@ from .api.serializers import command_validate
 from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 
 MAX_FRAME = 64 * 1024
+# Daphne drops a handshake the application has not accepted within its connect timeout (5 s
+# by default): database work for a handshake still queued after this long is skipped, not done
+# for a client that is gone (under a reconnect storm that wasted work is what kept it going).
+CONNECT_BUDGET = 4.0  # seconds
+
+
+class ConnectExpired(Exception):
+    """The handshake waited too long for the database thread: its client has been dropped."""
+
+
+def _connect_in_time(began: float) -> None:
+    if time.monotonic() - began > CONNECT_BUDGET:
+        raise ConnectExpired
 # The answer when the database could not lend a connection in time (games.errors.database_busy).
 BUSY_FRAME = {
     "type": "error",
@@ -50,12 +64,20 @@ class NoDatabaseDispatchMixin:
 
 class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     groups: list[str] = []
+    # The game's version in the last state or summary this socket sent its client (None until
+    # the first): games.broadcast's resync compares it with the log's.
+    version_sent: int | None = None
+    behind_since: int | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
         token = (parse_qs(self.scope.get("query_string", b"").decode()).get("token") or [None])[0]
+        self.connect_began = time.monotonic()
         try:
             self.game_id, self.code, self.actor = await self._authenticate(code, token)
+        except ConnectExpired:
+            await self.close(code=1013)
+            return
         except ServiceError as exc:
             await self.accept()
             await self._send_json({"type": "error", "error": {"code": exc.code, "message": exc.message}})
@@ -84,7 +106,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return
         for group in self.my_groups:
             broadcast.local_join(group, self)
-        await self.accept()
+        await self.accept()  # no await since local_join: a local delivery finds the socket accepted
         try:
             await self._send_snapshot()
         except Exception as exc:
@@ -96,7 +118,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     async def disconnect(self, close_code: int) -> None:
         for group in getattr(self, "my_groups", []):
             broadcast.local_leave(group, self)
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except broadcast.LAYER_ERRORS:  # Redis down: its subscription went with it
+                pass
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "actor"):
@@ -138,26 +163,39 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         text = event["states"].get(self.view_key)
         if text is not None:
             await self.send(text_data=text)
+        self._sent(event.get("version"))
+
+    async def resync(self) -> None:
+        """Send the game afresh (its summary and this socket's view): this socket fell behind
+        the log (see ``games.broadcast.resync_once``)."""
+        await self._send_snapshot()
+
+    def _sent(self, version: int | None) -> None:
+        if version is not None and (self.version_sent is None or version > self.version_sent):
+            self.version_sent = version
 
     # -- helpers -----------------------------------------------------------------------
 
     @database_sync_to_async
     def _authenticate(self, code: str, token: str | None):
+        _connect_in_time(self.connect_began)
         game = selectors.game_get(code=code)
         actor = selectors.actor_for_token(game=game, token=token)
         return game.id, game.code, actor
 
     @database_sync_to_async
-    def _snapshot(self) -> list[str]:
+    def _snapshot(self) -> tuple[int, list[str]]:
         game = selectors.game_get(code=self.code)
         texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
         if game.state is not None:
             texts.append(broadcast.dumps({"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}))
-        return texts
+        return game.version, texts
 
     async def _send_snapshot(self) -> None:
-        for text in await self._snapshot():
+        version, texts = await self._snapshot()
+        for text in texts:
             await self.send(text_data=text)
+        self._sent(version)
 
     async def _handle(self, body: dict[str, Any]) -> tuple[dict[str, Any], list]:
         """The answer to one command, and the broadcasts its commit produced (to send)."""
@@ -179,7 +217,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(exc.detail))}}
         try:
             if data["cmd"] == "get-state":
-                return {"type": "state", **await self._state_payload()}
+                payload = await self._state_payload()
+                self._sent(payload["version"])
+                return {"type": "state", **payload}
             command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
             result = await services.game_command_async(
                 code=self.code,
@@ -207,11 +247,24 @@ class LobbyConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     """Tells the home page when the list of open games changed."""
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        try:
+            await broadcast.with_layer_retries(self.channel_layer.group_add, broadcast.LOBBY_GROUP, self.channel_name)
+        except broadcast.LAYER_ERRORS:  # Redis down: say so; the page reconnects later
+            self.joined = False
+            await self.accept()
+            await self.send(text_data=broadcast.dumps(
+                {"type": "error", "error": {"code": "unavailable", "message": "Live updates are unavailable for a moment; reconnecting."}}))
+            await self.close(code=1013)
+            return
+        self.joined = True
         await self.accept()
 
     async def disconnect(self, close_code: int) -> None:
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+        if getattr(self, "joined", False):
+            try:
+                await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+            except broadcast.LAYER_ERRORS:
+                pass
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         await self.send(text_data=broadcast.dumps({"type": "error", "error": {"code": "read-only", "message": "This socket only sends."}}))

@@ -102,6 +102,11 @@ VAR_DIR.mkdir(exist_ok=True)
 DB_POOL_SIZE = max(1, int(os.environ.get("JUNCTION_DB_POOL_SIZE", "10") or "10"))
 DB_POOL_MIN = min(DB_POOL_SIZE, max(0, int(os.environ.get("JUNCTION_DB_POOL_MIN", "2") or "2")))
 DB_POOL_TIMEOUT = float(os.environ.get("JUNCTION_DB_POOL_TIMEOUT", "5") or "5")
+# HTTP requests of one process running at once (games/admission.py): the rest wait on the event
+# loop, not each in a thread of its own, for up to JUNCTION_HTTP_QUEUE_SECONDS, then get 503. The
+# default leaves two pooled connections for the WebSocket's database thread and the bots.
+JUNCTION_HTTP_CONCURRENCY = int(os.environ.get("JUNCTION_HTTP_CONCURRENCY", "") or max(2, DB_POOL_SIZE - 2))
+JUNCTION_HTTP_QUEUE_SECONDS = float(os.environ.get("JUNCTION_HTTP_QUEUE_SECONDS", "") or DB_POOL_TIMEOUT)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":

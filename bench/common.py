@@ -136,7 +136,7 @@ def start_daphne(env: dict[str, str], port: int | None = None, launcher: list[st
         [*(launcher or [PYTHON, "-m", "daphne"]), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=full_env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
-    _wait_port(proc, port, log, "/healthz")
+    _wait_port(proc, port, log, "/livez")
     return Proc("daphne", proc, port, log)
 
 

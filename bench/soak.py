@@ -58,6 +58,7 @@ class Tally:
     answers: list[tuple[str, int, str]] = field(default_factory=list)  # (code, version, command_id)
     socket_errors: Counter = field(default_factory=Counter)  # error code → count
     reconnects: int = 0
+    drops: Counter = field(default_factory=Counter)  # why a socket dropped (close code or error) → count
     network_errors: int = 0
 
     def http(self, path: str, status: int, ms: float) -> None:
@@ -175,8 +176,11 @@ class Phone:
                             future = self.pending.pop(message.get("command_id"), None)
                             if future is not None and not future.done():
                                 future.set_result(message)
-            except Exception:  # noqa: BLE001 - refused, reset, closed: reconnect below
-                pass
+            except Exception as exc:  # noqa: BLE001 - refused, reset, closed: reconnect below
+                self.tally.drops[_why(exc)] += 1
+            else:
+                if not self.closing:  # the server ended the socket cleanly
+                    self.tally.drops[f"closed {self.ws.close_code if self.ws else '?'}"] += 1
             self.connected.clear()
             self.ws = None
             for future in self.pending.values():
@@ -219,6 +223,17 @@ class Phone:
         if self.ws is not None:
             await self.ws.close()
         self.task.cancel()
+
+
+def _why(exc: BaseException) -> str:
+    """A short reason for a dropped socket: the close code (and who sent it) or the error's type."""
+    rcvd = getattr(exc, "rcvd", None)
+    sent = getattr(exc, "sent", None)
+    if rcvd is not None:
+        return f"server closed {rcvd.code}"
+    if sent is not None:
+        return f"client closed {sent.code}"
+    return type(exc).__name__
 
 
 async def _http(client, tally: Tally, path_name: str, method: str, urls: list[str], start: int, path: str, **kwargs):
@@ -345,6 +360,7 @@ class SoakResult:
     peak_connections: int
     peak_connections_by_process: dict[str, int]
     memory_mib: dict[str, tuple[float, float]]  # process → (at its start, at the end)
+    memory_trace: dict[str, list[float]]  # process → RSS at each tenth of the run (flat after warm-up?)
     phones_behind: int
     faults: list[str]
 
@@ -361,12 +377,17 @@ class SoakResult:
                    f"lost {self.lost}; duplicated {self.duplicated}")
         out.append(f"  5xx (not 503) {t.server_errors}; 503 {t.busy}; socket errors {dict(t.socket_errors)}; "
                    f"reconnects {t.reconnects}; refused connections {t.network_errors}")
+        if t.drops:
+            out.append(f"  why sockets dropped: {dict(t.drops.most_common())}")
         out.append(f"  phones not at their game's last version at the end: {self.phones_behind}")
         budget_text = f" (budget {budget})" if budget is not None else ""
         out.append(f"  PostgreSQL connections, highest seen: {self.peak_connections}{budget_text}; "
                    f"per process {dict(self.peak_connections_by_process)}")
         for name, (start, end) in self.memory_mib.items():
             out.append(f"  {name:22} RSS {start:6.1f} MiB at its start, {end:6.1f} MiB at the end")
+            trace = self.memory_trace.get(name)
+            if trace:
+                out.append(f"  {'':22} RSS each tenth of the run: {' '.join(f'{m:.0f}' for m in trace)} MiB")
         return out
 
 
@@ -466,6 +487,16 @@ def soak(
         names.append(f"Redis restarted at {redis_restart_at:.0%}")
     tally = Tally()
     watch = ConnectionWatch(database_url, app_prefix) if database_url else None
+    trace: dict[int, list[float]] = defaultdict(list)
+    tracing = threading.Event()
+
+    def sample() -> None:  # every tenth of the run, each live process's RSS
+        while not tracing.wait(seconds / 10):
+            for pid in cluster.pids():
+                trace[pid].append(_rss_mib(pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     began = time.monotonic()
     if watch:
         watch.__enter__()
@@ -475,11 +506,12 @@ def soak(
             api_period=api_period, seconds=seconds, faults=faults, tally=tally,
         ))
     finally:
+        tracing.set()
         if watch:
             watch.__exit__(None, None, None)
     elapsed = time.monotonic() - began
-    memory = {f"daphne{i + 1} (pid {pid})": (memory_start.get(pid, float("nan")), _rss_mib(pid))
-              for i, pid in enumerate(cluster.pids())}
+    names_by_pid = {pid: f"daphne{i + 1} (pid {pid})" for i, pid in enumerate(cluster.pids())}
+    memory = {name: (memory_start.get(pid, float("nan")), _rss_mib(pid)) for pid, name in names_by_pid.items()}
     codes = [g["code"] for g in table_games + api_games]
     lost, duplicated, logged = log_check(database_url, tally.answers, codes, django_actions)
     last = _last_versions(database_url, [g["code"] for g in table_games], django_actions)
@@ -488,7 +520,8 @@ def soak(
         tally=tally, seconds=elapsed, lost=lost, duplicated=duplicated, moves_logged=logged,
         peak_connections=watch.peak_total if watch else 0,
         peak_connections_by_process=dict(watch.peak_by_name) if watch else {},
-        memory_mib=memory, phones_behind=behind, faults=names,
+        memory_mib=memory, memory_trace={names_by_pid[pid]: t for pid, t in trace.items() if pid in names_by_pid},
+        phones_behind=behind, faults=names,
     )
 
 

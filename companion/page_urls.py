@@ -2,8 +2,10 @@
 
 from django.urls import path
 
+from games import converters  # noqa: F401  (registers <gamecode:…>)
+
 from . import views
 
 urlpatterns = [
-    path("games/<str:code>/table", views.table, name="ws-table"),
+    path("games/<gamecode:code>/table", views.table, name="ws-table"),
 ]

@@ -21,6 +21,7 @@ from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, Seat
+from .names import name_clean
 from .selectors import Actor, actor_for_token, game_get
 from .tokens import hash_token, new_join_code, new_token, normalize_join_code
 
@@ -56,6 +57,7 @@ def game_create(
     *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None
 ) -> GameCreated:
     engine = _engine_or_400(kind)
+    host_name = _name_or_400(host_name) if host_name else None
     try:
         clean_options = engine.normalize_options(hooks.prepare_options(kind, dict(options or {})))
     except RulesError as exc:
@@ -98,6 +100,7 @@ def seat_join(*, code: str, name: str, color: str | None = None, token: str | No
         actor = actor_for_token(game=game, token=token)
         if actor.seat is not None:
             return game.seats.get(index=actor.seat), None, False
+    name = _name_or_400(name)
     host_joining = bool(token) and hash_token(token) == game.host_token_hash
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -127,6 +130,7 @@ def seat_join(*, code: str, name: str, color: str | None = None, token: str | No
 def seat_add_bot(*, code: str, actor: Actor, bot: str, name: str | None = None) -> Seat:
     game = game_get(code=code)
     _require_host(actor)
+    name = _name_or_400(name) if name else None
     engine = get_engine(game.kind)
     if bot not in engine.bots:
         raise ServiceError("unknown-bot", f"{engine.title} has no bot {bot!r}; choose one of {', '.join(engine.bots) or 'none'}.")
@@ -461,6 +465,14 @@ def _require_host(actor: Actor) -> None:
         if actor.is_spectator:
             raise Unauthorized("token-required", "Only the host may do this; send the host token.")
         raise Forbidden("host-only", "Only the host may do this.")
+
+
+def _name_or_400(name: str) -> str:
+    """A name a person typed, in its one normal form (games/names.py), or 400 invalid-request."""
+    try:
+        return name_clean(name)
+    except ValueError as exc:
+        raise ServiceError("invalid-request", f"name: {exc}") from None
 
 
 def _engine_or_400(kind: str):

@@ -1,11 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import converters, views  # noqa: F401  (importing converters registers <gamecode:…>)
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("join/<str:code>", views.join, name="join"),
-    path("games/<str:code>/", views.room, name="room"),
-    path("games/<str:code>/replay", views.replay, name="replay"),
-    path("games/<str:code>/qr.svg", views.join_qr, name="join-qr"),
+    path("join/<gamecode:code>", views.join, name="join"),
+    path("games/<gamecode:code>/", views.room, name="room"),
+    path("games/<gamecode:code>/replay", views.replay, name="replay"),
+    path("games/<gamecode:code>/qr.svg", views.join_qr, name="join-qr"),
 ]

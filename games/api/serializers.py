@@ -7,18 +7,43 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.names import NAME_MAX_LENGTH, name_clean
 from games.services import PALETTE
+
+
+class StrictCharField(serializers.CharField):
+    """Only a JSON string (DRF's CharField turns numbers into text)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class NameField(StrictCharField):
+    """A name a person typed: NFC, stripped, nothing invisible (``games.names.name_clean``);
+    refused naming the field otherwise."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", NAME_MAX_LENGTH)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return name_clean(super().to_internal_value(data), max_length=self.max_length)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
 
 
 class GameCreateSerializer(serializers.Serializer):
     kind = serializers.CharField(max_length=40)
     options = serializers.DictField(required=False, default=dict)
-    name = serializers.CharField(max_length=40, required=False, help_text="Also take seat 0 as this player.")
+    name = NameField(required=False, help_text="Also take seat 0 as this player.")
     color = serializers.ChoiceField(choices=PALETTE, required=False)
 
 
 class SeatJoinSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=40, required=False)
+    name = NameField(required=False)
     color = serializers.ChoiceField(choices=PALETTE, required=False)
     bot = serializers.CharField(max_length=20, required=False, help_text="Host only: seat a bot of this level.")
 
@@ -36,8 +61,8 @@ class CommandSerializer(serializers.Serializer):
     """``{"cmd": "<name>", ...arguments}``; arguments go to the game's rules."""
 
     cmd = serializers.RegexField(CMD_PATTERN, help_text="Kebab-case command name.")
-    command_id = serializers.CharField(
-        max_length=COMMAND_ID_MAX, required=False, help_text="Retries with the same id are idempotent."
+    command_id = StrictCharField(
+        max_length=COMMAND_ID_MAX, required=False, help_text="A string; retries with the same id are idempotent."
     )
     expected_version = serializers.IntegerField(min_value=0, required=False)
 

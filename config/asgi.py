@@ -36,3 +36,22 @@ gc.freeze()
 # JUNCTION_GC_THRESHOLD ("gen0,gen1,gen2") overrides it; docs/PERFORMANCE.md has the figures.
 GC_THRESHOLD = tuple(int(n) for n in os.environ.get("JUNCTION_GC_THRESHOLD", "2000,50,1000").split(","))
 gc.set_threshold(*GC_THRESHOLD)
+
+
+def fill_reason_phrases() -> None:
+    """Daphne writes the status line through Twisted (``Request.setResponseCode(status)``
+    with no phrase), which looks the phrase up in ``twisted.web.http.RESPONSES`` and writes
+    "Unknown Status" for a code missing there: 429 among them (also 422, 425, 428, 431, 451,
+    ...). The table is one shared dict: what Python's ``http.HTTPStatus`` knows is added to
+    it, what Twisted has is kept."""
+    from http import HTTPStatus
+
+    try:
+        from twisted.web.http import RESPONSES
+    except ImportError:  # served by another ASGI server: nothing to fill
+        return
+    for status in HTTPStatus:
+        RESPONSES.setdefault(status.value, status.phrase.encode("ascii"))
+
+
+fill_reason_phrases()

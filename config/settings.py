@@ -182,6 +182,49 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    # HTTPS only. Plain HTTP is redirected (JUNCTION_SSL_REDIRECT=0 when a proxy in front
+    # already does it); the health probes are exempt: load balancers call them over plain HTTP.
+    SECURE_SSL_REDIRECT = env_bool("JUNCTION_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^(healthz|livez|readyz)$"]
+    # HSTS: a first deploy starts small (an hour) and raises JUNCTION_HSTS_SECONDS once HTTPS
+    # is known good. "preload" only consents: nothing is preloaded until the domain is
+    # submitted to hstspreload.org, which also wants a max-age of a year.
+    SECURE_HSTS_SECONDS = int(os.environ.get("JUNCTION_HSTS_SECONDS", "3600") or "3600")
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("JUNCTION_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("JUNCTION_HSTS_PRELOAD", True)
+
+# Every response: no framing (CSP frame-ancestors below too), the referrer only to this
+# site, and no powerful browser features (the pages use none).
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+PERMISSIONS_POLICY = "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1, "config.middleware.PermissionsPolicyMiddleware")
+
+# Content-Security-Policy (django-csp 4): production, or JUNCTION_CSP=1 elsewhere (the browser
+# test runs the pages under it). No inline script or style: the pages load their scripts
+# and styles from /static and read data from json_script blocks. connect-src 'self' covers
+# the page's own WebSocket (CSP 3: 'self' matches ws:/wss: of the same host). /api/docs/
+# (Swagger UI) relaxes style-src and img-src for itself (config/urls.py).
+CSP_ENABLED = env_bool("JUNCTION_CSP", PRODUCTION)
+if CSP_ENABLED:
+    from csp.constants import NONE, SELF
+
+    INSTALLED_APPS.append("csp")
+    MIDDLEWARE.insert(MIDDLEWARE.index("config.middleware.PermissionsPolicyMiddleware") + 1, "csp.middleware.CSPMiddleware")
+    CONTENT_SECURITY_POLICY = {
+        "DIRECTIVES": {
+            "default-src": [SELF],
+            "script-src": [SELF],
+            "style-src": [SELF],
+            "img-src": [SELF],
+            "font-src": [SELF],
+            "connect-src": [SELF],
+            "object-src": [NONE],
+            "base-uri": [NONE],
+            "form-action": [SELF],
+            "frame-ancestors": [NONE],
+        }
+    }
 
 # --- i18n / static ---------------------------------------------------------------
 LANGUAGE_CODE = "en-us"

@@ -42,8 +42,8 @@ class ErrorMiddleware:
             else:
                 response = HttpResponse(
                     "<!doctype html><title>Busy</title><meta name=viewport content='width=device-width'>"
-                    f"<p>{DATABASE_BUSY_MESSAGE} This page reloads by itself.</p>"
-                    f"<script>setTimeout(() => location.reload(), {DATABASE_BUSY_RETRY_AFTER * 1000 + 500})</script>",
+                    f"<meta http-equiv=refresh content='{DATABASE_BUSY_RETRY_AFTER + 1}'>"
+                    f"<p>{DATABASE_BUSY_MESSAGE} This page reloads by itself.</p>",
                     status=503,
                 )
             response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)

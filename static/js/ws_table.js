@@ -51,7 +51,10 @@
     const p = view && view.players.find((x) => x.seat === seat);
     return p ? p.name : (seatInfo(seat) || {}).name || "seat " + seat;
   };
-  const dot = (color, extra) => el("span", { class: "ws-t-dot" + (extra ? " " + extra : ""), style: "background:" + color });
+  // Colours are set through the element's style object, never a style="" attribute (which
+  // the Content-Security-Policy refuses).
+  const painted = (node, color) => { node.style.background = color; return node; };
+  const dot = (color, extra) => painted(el("span", { class: "ws-t-dot" + (extra ? " " + extra : "") }), color);
   const routeKey = (a, b) => [a, b].sort().join("-");
 
   // ---- the static board: routes in segment blocks, cities, labels ------------------------
@@ -340,7 +343,7 @@
     const rows = (view.railroads || []).map((r) => {
       const merged = r.acquired_by !== null && r.acquired_by !== undefined;
       return el("li", { class: "ws-t-rr" + (merged ? " merged" : "") + (r.grew_last_round.length ? " grew" : ""), "data-railroad": r.id },
-        el("span", { class: "ws-t-swatch", style: "background:" + indieColor(r.id) }),
+        painted(el("span", { class: "ws-t-swatch" }), indieColor(r.id)),
         el("div", { class: "ws-t-rrbody" },
           el("b", { class: "ws-t-rrname", title: r.name }, r.name),
           merged

@@ -143,6 +143,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channel layer and cache --------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The cache holds the rate limits' counters: a dead or stalled Redis must cost a request at most
+# a fraction of a second (games/api/throttling.py then counts in the process for a few seconds).
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 0.25, "socket_timeout": 0.5}
 if REDIS_URL:
     # Redis pub/sub: each group message is pushed to the subscribed processes. The list-based
     # channels_redis.core layer pops one message per round trip through one receive loop per
@@ -157,7 +160,7 @@ if REDIS_URL:
             else {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "OPTIONS": REDIS_CACHE_OPTIONS}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -281,8 +284,21 @@ SPECTACULAR_SETTINGS = {
 JUNCTION_EXTRA_ENGINES = env_list("JUNCTION_EXTRA_ENGINES", [])
 # Bots move in a background thread after each commit; tests may run them inline.
 JUNCTION_BOTS_INLINE = env_bool("JUNCTION_BOTS_INLINE", False)
-# Seat requests per client address (flood protection).
+# Client addresses: 0 = the socket's peer (no proxy in front; X-Forwarded-For is ignored); N = the
+# N-th address from the right of X-Forwarded-For, written by the first of N reverse proxies we run.
+JUNCTION_TRUSTED_PROXIES = max(0, int(os.environ.get("JUNCTION_TRUSTED_PROXIES", "0") or "0"))
+# Rate limits ("n/s|min|hour|day"; "off": none), per client address and, where a seat token is
+# presented, per seat (games/api/throttling.py). Generous enough for a table of phones behind one
+# NAT address polling every second; they stop floods, not play.
+JUNCTION_CREATE_RATE = os.environ.get("JUNCTION_CREATE_RATE", "30/min")
 JUNCTION_JOIN_RATE = os.environ.get("JUNCTION_JOIN_RATE", "30/min")
+JUNCTION_COMMAND_RATE = os.environ.get("JUNCTION_COMMAND_RATE", "1200/min")
+JUNCTION_COMMAND_SEAT_RATE = os.environ.get("JUNCTION_COMMAND_SEAT_RATE", "600/min")
+JUNCTION_READ_RATE = os.environ.get("JUNCTION_READ_RATE", "1200/min")
+JUNCTION_READ_SEAT_RATE = os.environ.get("JUNCTION_READ_SEAT_RATE", "600/min")
+# Lobby games nobody started, joined or changed for this many seconds become abandoned
+# (manage.py expire_lobby_games; the Procfile's scheduler runs it hourly).
+JUNCTION_LOBBY_TTL = int(os.environ.get("JUNCTION_LOBBY_TTL", "86400") or "86400")
 JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
 # Every socket behind its game's log (a change the channel layer lost: Redis down or
 # restarting) is sent the game afresh within about twice this many seconds (0: never).

@@ -13,10 +13,11 @@ from games.engines.registry import all_engines
 from games.errors import ServiceError, Unauthorized
 
 from . import serializers as s
-from .throttling import JoinRateThrottle
+from .throttling import CommandRateThrottle, CreateRateThrottle, JoinRateThrottle, ReadRateThrottle
 
-# Every operation that reads the database may also answer 503 database-busy (with Retry-After).
-ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 503: s.ErrorSerializer}
+# Every operation that reads the database may also answer 503 database-busy (with Retry-After),
+# and every one but the kinds 429 rate-limited (with Retry-After; games/api/throttling.py).
+ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
     "Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="`Bearer <seat or host token>`"
 )
@@ -51,6 +52,8 @@ class KindsView(APIView):
 
 
 class GamesView(APIView):
+    throttle_classes = [CreateRateThrottle, ReadRateThrottle]
+
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=["lobby", "active", "finished", "abandoned"])],
         responses={200: s.GameSummarySerializer(many=True)},
@@ -78,16 +81,15 @@ class GamesView(APIView):
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: s.GameSummarySerializer, 404: s.ErrorSerializer}, summary="A game's summary")
+    throttle_classes = [ReadRateThrottle]
+
+    @extend_schema(responses={200: s.GameSummarySerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer}, summary="A game's summary")
     def get(self, request, code):
         return Response(selectors.game_summary(selectors.game_get(code=code)))
 
 
 class SeatsView(APIView):
     throttle_classes = [JoinRateThrottle]
-
-    def get_throttles(self):
-        return super().get_throttles() if self.request.method == "POST" else []
 
     @extend_schema(
         request=s.SeatJoinSerializer,
@@ -110,6 +112,8 @@ class SeatsView(APIView):
 
 
 class StartView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
     @extend_schema(request=None, parameters=[TOKEN_PARAM], responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS}, summary="Start the game (host)")
     def post(self, request, code):
         game = selectors.game_get(code=code)
@@ -118,6 +122,8 @@ class StartView(APIView):
 
 
 class StateView(APIView):
+    throttle_classes = [ReadRateThrottle]
+
     @extend_schema(parameters=[TOKEN_PARAM], responses={200: s.StateSerializer, **ERRORS}, summary="Your view of the game (no token: spectator)")
     def get(self, request, code):
         game = selectors.game_get(code=code)
@@ -126,6 +132,8 @@ class StateView(APIView):
 
 
 class CommandsView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
     @extend_schema(
         request=s.CommandSerializer,
         parameters=[TOKEN_PARAM],
@@ -155,6 +163,8 @@ class CommandsView(APIView):
 
 
 class ActionsView(APIView):
+    throttle_classes = [ReadRateThrottle]
+
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Return actions with sequence > after (default 0).")],
         responses={200: s.ActionSerializer(many=True), **ERRORS},
@@ -173,6 +183,8 @@ class ActionsView(APIView):
 
 
 class ReplayView(APIView):
+    throttle_classes = [ReadRateThrottle]
+
     @extend_schema(
         parameters=[OpenApiParameter("step", int, description="Action sequence to show (1 = start; default 1).")],
         responses={200: s.ReplayStepSerializer, 409: s.ErrorSerializer, **ERRORS},

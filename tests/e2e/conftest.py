@@ -66,6 +66,13 @@ def start_daphne(extra_env: dict[str, str] | None = None, port: int | None = Non
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "JUNCTION_EXTRA_ENGINES": "tests.support.toy_engine",
         "JUNCTION_BOT_DELAY": "0",
+        # Several tests poll state and the log in tight loops on purpose (test_faults'
+        # http_traffic): reads and commands are not what they measure. Creation and joins keep
+        # their defaults; tests of the limits set theirs in extra_env.
+        "JUNCTION_READ_RATE": "1000000/min",
+        "JUNCTION_READ_SEAT_RATE": "1000000/min",
+        "JUNCTION_COMMAND_RATE": "1000000/min",
+        "JUNCTION_COMMAND_SEAT_RATE": "1000000/min",
         "PYTHONUNBUFFERED": "1",
         **database_env(),
         **(extra_env or {}),

@@ -56,7 +56,8 @@ def wsgi_keeps_test_connection():
 
 
 def test_ten_thousand_generated_calls_get_no_5xx(client, settings):
-    settings.JUNCTION_JOIN_RATE = "1000000/min"  # exercise joins, not the limiter
+    for limit in ("JOIN", "CREATE", "COMMAND", "COMMAND_SEAT", "READ", "READ_SEAT"):  # exercise the endpoints, not the limiter
+        setattr(settings, f"JUNCTION_{limit}_RATE", "1000000/min")
     ensure_wood_and_steel_board()  # its routes answer 503 without one (a missing deployment step)
     games = make_games(client)
     calls = {"n": 0, "by_status": {}}

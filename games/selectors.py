@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from django.db.models import Q
+
 from .engines.registry import get_engine
-from .errors import Forbidden, NotFound, Unauthorized
+from .errors import Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, Seat
 from .tokens import hash_token, normalize_join_code
 
@@ -147,8 +152,46 @@ def replay_step(*, game: Game, step: int) -> dict[str, Any]:
     }
 
 
-def open_games(*, status: str | None = None, limit: int = 100) -> list[Game]:
-    games = Game.objects.prefetch_related("seats")
+GAMES_PAGE_MAX = 100  # games per page of GET /api/games (and its default)
+
+
+def open_games(*, status: str | None = None, limit: int = GAMES_PAGE_MAX) -> list[Game]:
+    """The newest ``limit`` games (of ``status``): the first page of :func:`games_page`."""
+    return games_page(status=status, limit=limit)[0]
+
+
+def games_page(*, status: str | None = None, cursor: str | None = None, limit: int = GAMES_PAGE_MAX) -> tuple[list[Game], str | None]:
+    """A page of games, newest first, and the cursor of the next page (None on the last).
+
+    The cursor is a position — the (created_at, id) of the page's last game — so a flood of
+    new games never pushes an older game off the pages a client walks through, and no game
+    is shown twice. Raises ServiceError for a cursor this server did not give."""
+    games = Game.objects.prefetch_related("seats").order_by("-created_at", "-id")
     if status:
         games = games.filter(status=status)
-    return list(games[:limit])
+    if cursor:
+        created_at, pk = _cursor_decode(cursor)
+        games = games.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=pk))
+    page = list(games[: limit + 1])
+    if len(page) <= limit:
+        return page, None
+    page = page[:limit]
+    return page, _cursor_encode(page[-1])
+
+
+def _cursor_encode(game: Game) -> str:
+    raw = f"{game.created_at.isoformat()}|{game.pk}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _cursor_decode(cursor: str) -> tuple[datetime, int]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, pk = raw.partition("|")
+        created_at, pk = datetime.fromisoformat(stamp), int(pk)
+        if created_at.tzinfo is None or not 0 < pk < 2**63:
+            raise ValueError
+        created_at = created_at.astimezone(UTC)
+    except (ValueError, OverflowError, UnicodeDecodeError, binascii.Error):
+        raise ServiceError("invalid-request", "cursor is not one this server gave; start again without it.") from None
+    return created_at, pk

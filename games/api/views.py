@@ -55,15 +55,41 @@ class GamesView(APIView):
     throttle_classes = [CreateRateThrottle, ReadRateThrottle]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=["lobby", "active", "finished", "abandoned"])],
-        responses={200: s.GameSummarySerializer(many=True)},
-        summary="List games (e.g. ?status=lobby for open games)",
+        parameters=[
+            OpenApiParameter("status", str, enum=["lobby", "active", "finished", "abandoned"]),
+            OpenApiParameter("cursor", str, description="Where the page starts: from the previous page's `Link: <…>; rel=\"next\"`."),
+            OpenApiParameter("limit", int, description=f"Games per page, 1–{selectors.GAMES_PAGE_MAX} (default {selectors.GAMES_PAGE_MAX})."),
+            OpenApiParameter(
+                "Link", str, OpenApiParameter.HEADER, response=[200],
+                description='`<…>; rel="next"`: the next page (a relative URL with its `cursor`); absent on the last page.',
+            ),
+        ],
+        responses={200: s.GameSummarySerializer(many=True), 400: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer},
+        summary="List games, newest first, a page at a time (e.g. ?status=lobby for open games)",
+        description=(
+            "The body is a page of games (a list, newest first). When there are more, the `Link` header "
+            "names the next page (`rel=\"next\"`); follow it until it is absent to see every game. The cursor "
+            "is a position, not an offset: games created meanwhile never shift or repeat a page."
+        ),
     )
     def get(self, request):
         wanted = request.query_params.get("status")
         if wanted and wanted not in {"lobby", "active", "finished", "abandoned"}:
             raise ServiceError("invalid-request", "status must be one of lobby, active, finished, abandoned.")
-        return Response([selectors.game_summary(g) for g in selectors.open_games(status=wanted)])
+        raw_limit = request.query_params.get("limit", str(selectors.GAMES_PAGE_MAX))
+        try:
+            limit = int(raw_limit)
+            if not 1 <= limit <= selectors.GAMES_PAGE_MAX:
+                raise ValueError
+        except ValueError:
+            raise ServiceError("invalid-request", f"limit must be a whole number from 1 to {selectors.GAMES_PAGE_MAX}.") from None
+        games, next_cursor = selectors.games_page(status=wanted, cursor=request.query_params.get("cursor"), limit=limit)
+        response = Response([selectors.game_summary(g) for g in games])
+        if next_cursor:
+            query = request.query_params.copy()
+            query["cursor"] = next_cursor
+            response["Link"] = f'<{request.path}?{query.urlencode()}>; rel="next"'
+        return response
 
     @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameCreatedSerializer, **ERRORS}, summary="Create a game")
     def post(self, request):

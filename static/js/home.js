@@ -98,21 +98,62 @@
     if (code) location.href = "/join/" + encodeURIComponent(code);
   });
 
-  // The list of open games refreshes itself when games are created, filled or started.
+  // The list of open games refreshes itself when games are created, filled or started. The API
+  // gives it a page at a time (newest first, the next page in the Link header): "More games"
+  // walks on, so however many games a flood creates, every open game can be reached.
   const list = document.getElementById("open-games");
-  async function refresh() {
-    const result = await Junction.api("GET", "/api/games?status=lobby");
+  const more = el("button", { type: "button", id: "open-games-more", hidden: true }, "More games");
+  list.after(more);
+  let nextPage = null, pagesShown = 1;
+  const item = (g) => el("li", {}, el("a", { href: "/join/" + g.code }, g.title + " · ", el("b", { text: g.code }), " · " + g.seats.length + "/" + g.max_players));
+  async function page(url) {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      if (!response.ok) return { ok: false, retryAfter: Number(response.headers.get("Retry-After")) || 0 };
+      const link = /<([^>]+)>\s*;\s*rel="?next"?/.exec(response.headers.get("Link") || "");
+      return { ok: true, games: await response.json(), next: link ? link[1] : null };
+    } catch (e) {
+      return { ok: false, retryAfter: 0 };
+    }
+  }
+  function showMore(next) {
+    nextPage = next;
+    more.hidden = !next;
+  }
+  async function refresh() {  // the pages already shown, afresh
+    const games = [];
+    let url = "/api/games?status=lobby", next = null;
+    for (let n = 0; n < pagesShown && url; n++) {
+      const result = await page(url);
+      if (!result.ok) { if (result.retryAfter) setTimeout(scheduleRefresh, result.retryAfter * 1000); return; }
+      games.push(...result.games);
+      url = next = result.next;
+    }
+    list.replaceChildren(...(games.length ? games.map(item) : [el("li", { class: "muted", text: "No open games yet." })]));
+    showMore(next);
+  }
+  more.addEventListener("click", async () => {
+    if (!nextPage) return;
+    more.disabled = true;
+    const result = await page(nextPage);
+    more.disabled = false;
     if (!result.ok) return;
-    list.replaceChildren(...(result.data.length ? result.data.map((g) =>
-      Junction.el("li", {}, Junction.el("a", { href: "/join/" + g.code }, g.title + " · ", Junction.el("b", { text: g.code }), " · " + g.seats.length + "/" + g.max_players))
-    ) : [Junction.el("li", { class: "muted", text: "No open games yet." })]));
+    pagesShown++;
+    list.append(...result.games.map(item));
+    showMore(result.next);
+  });
+  // Many changes at once (a busy lobby) make one refresh, not one each.
+  let refreshTimer = null;
+  function scheduleRefresh() {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(async () => { try { await refresh(); } finally { refreshTimer = null; } }, 250);
   }
   let socket, retry = 0;
   function listen() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(proto + "//" + location.host + "/ws/lobby/");
-    socket.onopen = () => { retry = 0; refresh(); };
-    socket.onmessage = () => refresh();
+    socket.onopen = () => { retry = 0; scheduleRefresh(); };
+    socket.onmessage = () => scheduleRefresh();
     socket.onclose = () => setTimeout(listen, Math.min(10000, 500 * Math.pow(2, retry++)));
   }
   listen();

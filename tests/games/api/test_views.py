@@ -219,3 +219,42 @@ def test_openapi_schema_documents_every_endpoint(api_client):
         assert path in paths, path
     docs = api_client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_games_list_pages_with_a_cursor_to_every_game(api_client):
+    from games.models import Game
+
+    codes = [post(api_client, "/api/games", {"kind": "toy"}).json()["code"] for _ in range(5)]
+    Game.objects.filter(code=codes[2]).update(created_at=Game.objects.get(code=codes[3]).created_at)  # a tie: the id decides
+    seen, url, pages = [], "/api/games?status=lobby&limit=2", 0
+    while url:
+        response = api_client.get(url)
+        assert response.status_code == 200
+        page = response.json()
+        assert isinstance(page, list) and len(page) <= 2  # the body is the same list as before
+        seen += [g["code"] for g in page]
+        pages += 1
+        if pages == 1:  # a flood after the first page neither shifts nor repeats the next ones
+            post(api_client, "/api/games", {"kind": "toy"})
+        link = response.headers.get("Link")
+        url = link[1:link.index(">")] if link else None
+        assert url is None or (url.startswith("/api/games?") and "status=lobby" in url and "limit=2" in url and 'rel="next"' in link)
+    assert seen == codes[::-1] and pages == 3  # newest first, each game once
+    assert "Link" not in api_client.get("/api/games?status=lobby&limit=100").headers
+
+
+def test_games_list_refuses_a_cursor_or_limit_it_did_not_give(api_client):
+    for bad in ("x", "!!!", "bm90LWEtZGF0ZXwx", "MjAyNC0wMS0wMXwx", "MjAyNC0wMS0wMVQwMDowMDowMCswMDowMHwtMQ"):
+        assert_error(api_client.get(f"/api/games?cursor={bad}"), 400, "invalid-request")
+    for bad in ("0", "101", "-1", "ten"):
+        assert_error(api_client.get(f"/api/games?limit={bad}"), 400, "invalid-request")
+
+
+def test_openapi_schema_documents_the_games_list_pages_and_429(api_client):
+    schema = json.loads(api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+    listing = schema["paths"]["/api/games"]["get"]
+    assert {"status", "cursor", "limit"} <= {p["name"] for p in listing["parameters"]}
+    assert "Link" in listing["responses"]["200"]["headers"] and "429" in listing["responses"]
+    for path, method in (("/api/games", "post"), ("/api/games/{code}/seats", "post"), ("/api/games/{code}/commands", "post"),
+                         ("/api/games/{code}/state", "get"), ("/api/games/{code}/actions", "get")):
+        assert "429" in schema["paths"][path][method]["responses"], (path, method)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -407,6 +408,42 @@ def game_abandon(*, code: str, actor: Actor) -> Game:
     transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
     game.refresh_from_db()
     return game
+
+
+def games_expire(*, ttl: float | None = None, now=None, batch: int = 500) -> int:
+    """Lobby games nobody started, joined or changed for ``ttl`` seconds (default
+    ``JUNCTION_LOBBY_TTL``) become abandoned; returns how many. Each batch is one UPDATE that
+    re-checks its conditions, so a game started or joined meanwhile stays; its waiting rooms
+    get the game's summary and the lobby one ``lobby-changed`` per batch (not one per game)."""
+    from django.conf import settings
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.JUNCTION_LOBBY_TTL if ttl is None else ttl)
+    stale = (
+        Game.objects.filter(status=Game.Status.LOBBY, updated_at__lt=cutoff)
+        .exclude(seats__joined_at__gte=cutoff)
+        .order_by("pk")
+    )
+    expired, after = 0, 0
+    while True:
+        ids = list(stale.filter(pk__gt=after).values_list("pk", flat=True)[:batch])
+        if not ids:
+            return expired
+        after = ids[-1]
+        with transaction.atomic():
+            count = stale.filter(pk__in=ids).update(status=Game.Status.ABANDONED, updated_at=now)
+            if count:
+                transaction.on_commit(_guarded(lambda ids=ids: _expired_broadcast(ids)))
+        expired += count
+
+
+def _expired_broadcast(ids: list[int]) -> None:
+    messages = []
+    for game in Game.objects.prefetch_related("seats").filter(pk__in=ids, status=Game.Status.ABANDONED):
+        game.seat_list = [(s.index, s.is_bot) for s in game.seats.all()]
+        messages += broadcast.game_messages(game)
+    messages.append((broadcast.LOBBY_GROUP, {"type": "relay", "text": broadcast.dumps({"type": "lobby-changed"})}))
+    broadcast.send(messages)
 
 
 # --- helpers --------------------------------------------------------------------------

@@ -10,7 +10,6 @@ Client → server: the same bodies as ``POST /api/games/{code}/commands``.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
@@ -23,6 +22,7 @@ from rest_framework.exceptions import ValidationError
 
 from . import broadcast, selectors, services
 from .api.errors import _flatten
+from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
 from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 
@@ -133,7 +133,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._error("payload-too-large", f"Frames are limited to {MAX_FRAME} bytes.")
             return
         try:
-            body = json.loads(text_data)
+            body = loads_bounded(text_data)
+        except TooDeep as exc:
+            await self._error("invalid-json", str(exc))
+            return
         except ValueError:
             await self._error("malformed-json", "The frame is not valid JSON.")
             return

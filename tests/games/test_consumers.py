@@ -71,6 +71,9 @@ async def test_errors_over_the_socket_change_nothing():
         (json.dumps({"n": 1}), "invalid-request"),
         (json.dumps({"cmd": "add", "n": 1}), "not-your-turn"),
         (json.dumps({"cmd": "add", "n": 1, "pad": "x" * 70_000}), "payload-too-large"),
+        ("[" * 5000, "invalid-json"),
+        ('{"a":' * 3000 + "1" + "}" * 3000, "invalid-json"),
+        (json.dumps({"cmd": "add", "n": 1, "command_id": 5}), "invalid-request"),
     ]
     for frame, code_expected in cases:
         await seat1.send_to(text_data=frame)

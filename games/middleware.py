@@ -13,6 +13,18 @@ log = logging.getLogger(__name__)
 INTERNAL_ERROR_MESSAGE = "Something went wrong on the server."
 
 
+# An error answer under /api that Django made itself (no route matched, a method not allowed,
+# a request it refused before any view) gets the API's shape too, with one of these codes.
+_CODES = {
+    400: ("bad-request", "The request could not be understood."),
+    403: ("forbidden", "This request is not allowed."),
+    404: ("not-found", "Not found."),
+    405: ("method-not-allowed", "This method is not allowed here."),
+    413: ("payload-too-large", "The request body is too large."),
+    500: ("internal-error", INTERNAL_ERROR_MESSAGE),
+}
+
+
 def _api_error(code: str, message: str, status: int) -> JsonResponse:
     return JsonResponse({"status": "error", "error": {"code": code, "message": message}}, status=status)
 
@@ -23,7 +35,9 @@ class ErrorMiddleware:
     - a busy database (no connection in time) is a 503 with ``Retry-After``: the API's JSON
       error under ``/api``, a short page that reloads itself elsewhere;
     - any other exception under ``/api`` is the API's JSON error ``internal-error`` (500),
-      never Django's HTML page, so a client always finds a ``code``.
+      never Django's HTML page, so a client always finds a ``code``;
+    - any other error answer under ``/api`` that is not JSON (Django's 404 page when no route
+      matched, in development too, say) is replaced by the API's JSON error for its status.
 
     DRF views answer their own errors through ``games.api.errors``; this covers the pages, the
     admin, and what DRF's handler passes on (a defect)."""
@@ -32,7 +46,19 @@ class ErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
+        response = self.get_response(request)
+        if (
+            response.status_code >= 400
+            and request.path.startswith("/api/")
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            code, message = _CODES.get(response.status_code, ("error", "The request failed."))
+            replaced = _api_error(code, message, response.status_code)
+            for header in ("Retry-After", "Allow"):
+                if header in response:
+                    replaced[header] = response[header]
+            return replaced
+        return response
 
     def process_exception(self, request, exception):
         api = request.path.startswith("/api/")

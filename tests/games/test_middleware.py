@@ -37,3 +37,15 @@ def test_a_defect_on_a_page_is_left_to_django(monkeypatch):
     response = client.get(f"/games/{code}/")
     assert response.status_code == 500
     assert not response["Content-Type"].startswith("application/json")
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_no_route_under_api_is_the_json_error_in_development_too(settings, debug):
+    settings.DEBUG = debug
+    client = Client(raise_request_exception=False)
+    for path in ("/api/nothing-here", "/api/games/a%00b/state", "/api/games/TOOLONGCODE/commands"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response.json() == {"status": "error", "error": {"code": "not-found", "message": "Not found."}}, path
+    page = client.get("/games/a%00b/")
+    assert page.status_code == 404 and not page["Content-Type"].startswith("application/json")

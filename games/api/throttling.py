@@ -5,8 +5,9 @@ socket's peer, unless ``JUNCTION_TRUSTED_PROXIES`` = N > 0 reverse proxies stand
 then it is the N-th address from the right of ``X-Forwarded-For`` (each proxy appends the
 address it was reached from, so that one was written by the first of our own proxies, never by
 the client), or the peer when the header holds fewer. Everything to its left is the client's
-own claim and is never trusted. (DRF's ``get_ident`` trusts the header's last address when
-``NUM_PROXIES`` is unset: it is not used here.)
+own claim and is never trusted. (DRF's ``get_ident`` is not used: with ``NUM_PROXIES`` unset it
+counts the whole header as the client sent it, and with fewer hops than proxies it takes the
+leftmost one, which the client wrote.)
 
 **Limits** are fixed windows counted in the cache with its atomic ``add`` + ``incr`` (DRF's
 default read-history-then-write check let concurrent requests all pass before any wrote).

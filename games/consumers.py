@@ -11,6 +11,7 @@ Client → server: the same bodies as ``POST /api/games/{code}/commands``.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -18,12 +19,14 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from rest_framework.exceptions import ValidationError
 
 from . import broadcast, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
+from .api.throttling import parse_rate
 from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
 
 MAX_FRAME = 64 * 1024
@@ -68,6 +71,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     # the first): games.broadcast's resync compares it with the log's.
     version_sent: int | None = None
     behind_since: int | None = None
+    # Commands over this socket, counted here in a fixed window at JUNCTION_COMMAND_SEAT_RATE:
+    # no round trip to the shared counter on the move path (HTTP commands count there).
+    _limit_window = -1
+    _limit_count = 0
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -144,6 +151,14 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._error("invalid-request", "A command must be a JSON object.")
             return
         command_id = body.get("command_id")
+        wait = self._over_the_limit()
+        if wait is not None:  # the socket stays open; the client may send again after retry_after
+            frame = {"type": "error", "error": {"code": "rate-limited", "message": f"Too many commands; try again in {math.ceil(wait)} s."},
+                     "retry_after": math.ceil(wait)}
+            if isinstance(command_id, str):
+                frame["command_id"] = command_id
+            await self._send_json(frame)
+            return
         response, outbox = await self._handle(body)
         if command_id is not None and isinstance(command_id, str):
             response["command_id"] = command_id
@@ -172,6 +187,19 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         """Send the game afresh (its summary and this socket's view): this socket fell behind
         the log (see ``games.broadcast.resync_once``)."""
         await self._send_snapshot()
+
+    def _over_the_limit(self) -> float | None:
+        """Count one command of this socket; None within the rate, else the seconds to wait."""
+        parsed = parse_rate(settings.JUNCTION_COMMAND_SEAT_RATE)
+        if parsed is None:
+            return None
+        limit, duration = parsed
+        now = time.time()
+        window = int(now // duration)
+        if window != self._limit_window:
+            self._limit_window, self._limit_count = window, 0
+        self._limit_count += 1
+        return None if self._limit_count <= limit else max(1.0, (window + 1) * duration - now)
 
     def _sent(self, version: int | None) -> None:
         if version is not None and (self.version_sent is None or version > self.version_sent):

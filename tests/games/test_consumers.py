@@ -120,3 +120,20 @@ async def test_lobby_updates_reach_the_waiting_room():
     update = await receive_type(host, "game")
     assert [s["name"] for s in update["game"]["seats"]] == ["Ann", "Bo"]
     await host.disconnect()
+
+
+async def test_commands_past_the_rate_get_a_rate_limited_frame_and_the_socket_stays(settings):
+    settings.JUNCTION_COMMAND_SEAT_RATE = "3/hour"
+    code, tokens = await database_sync_to_async(make_game)()
+    seat1, _ = await connected(code, tokens[1])
+    for i in range(3):  # within the rate: the rules answer (not seat 1's turn)
+        await seat1.send_to(text_data=json.dumps({"cmd": "add", "n": 1, "command_id": f"r{i}"}))
+        assert (await receive_type(seat1, "error"))["error"]["code"] == "not-your-turn"
+    await seat1.send_to(text_data=json.dumps({"cmd": "add", "n": 1, "command_id": "r3"}))
+    limited = await receive_type(seat1, "error")
+    assert limited["error"]["code"] == "rate-limited" and limited["command_id"] == "r3" and limited["retry_after"] >= 1
+    other, _ = await connected(code, tokens[0])  # another socket counts on its own
+    await other.send_to(text_data=json.dumps({"cmd": "add", "n": 1, "command_id": "o1"}))
+    assert (await receive_type(other, "result"))["version"] == 2
+    for comm in (seat1, other):
+        await comm.disconnect()

@@ -25,13 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
     DEFAULT_PG,
+    UNLIMITED,
     PrivateRedis,
     prepare_database,
     services_reachable,
     start_daphne,
     started_game,
 )
-from bench.soak import UNLIMITED, Cluster, daphne_env, soak  # noqa: E402
+from bench.soak import Cluster, daphne_env, soak  # noqa: E402
 
 KINDS = {"wood-and-steel": (4, {}), "locomotive-werks": (3, {}), "toy": (2, {"target": 1000})}
 

@@ -40,13 +40,6 @@ from typing import Any
 from bench.common import percentile
 
 HTTP_TIMEOUT = 15.0
-# Every client of the soak comes from one address: its rate limits must not be what it measures.
-UNLIMITED = {
-    "JUNCTION_JOIN_RATE": "1000000/min",
-    "JUNCTION_CREATE_RATE": "1000000/min",
-    "JUNCTION_COMMAND_RATE": "1000000/min",
-    "JUNCTION_READ_RATE": "1000000/min",
-}
 
 
 @dataclass

@@ -16,11 +16,12 @@ import httpx
 import pytest
 import websockets
 
+from bench.common import UNLIMITED
+
 from .conftest import auth, run_async, toy_game, ws_next, ws_state
 
 pytestmark = pytest.mark.processes
 
-GENEROUS = {f"JUNCTION_{limit}_RATE": "1000000/min" for limit in ("JOIN", "CREATE", "COMMAND", "COMMAND_SEAT", "READ", "READ_SEAT")}
 
 HOSTILE_STRINGS = [
     "\x00", "a\x00b", "\u202eevil\u202c", "\u2066x\u2069", "\u200b", "\ufeffBOM", "\u0007bell", "\r\nX-Injected: 1",
@@ -74,7 +75,7 @@ def log_of(client: httpx.Client, code: str) -> tuple[int, list]:
 
 
 def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
-    server = daphne(extra_env=GENEROUS)
+    server = daphne(extra_env=UNLIMITED)
     game = toy_game(server.url)
     code, tokens = game["code"], game["tokens"]
     tally = Tally()
@@ -137,7 +138,7 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
 
 
 def test_hostile_websocket_frames_each_get_a_coded_error_and_change_nothing(daphne):
-    server = daphne(extra_env=GENEROUS)
+    server = daphne(extra_env=UNLIMITED)
     game = toy_game(server.url)
     code, tokens = game["code"], game["tokens"]
     before = httpx.get(f"{server.url}/api/games/{code}/state").json()["version"]

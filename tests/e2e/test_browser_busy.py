@@ -39,7 +39,7 @@ def test_a_seat_request_answered_503_is_asked_again(live_server_url, new_page):
 
 def test_a_socket_command_answered_database_busy_is_sent_again_with_its_id(live_server_url, new_page):
     host = new_page(width=1024, height=800)
-    code = create_game(host, live_server_url, kind="toy", name="Ann")
+    create_game(host, live_server_url, kind="toy", name="Ann")
     sent: list[dict] = []
 
     def relay(ws):

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from django.db import connection
 
-from bench.common import started_game
-from bench.soak import UNLIMITED, Cluster, ConnectionWatch, daphne_env, soak
+from bench.common import UNLIMITED, started_game
+from bench.soak import Cluster, ConnectionWatch, daphne_env, soak
 
 from .conftest import auth, database_env, toy_game
 
@@ -67,7 +67,8 @@ def test_http_above_the_pool_size_is_answered_or_503_never_500(daphne):
     for r in responses:
         assert r.headers["content-type"].startswith("application/json")
         if r.status_code == 503:
-            assert r.json()["error"]["code"] == "database-busy" and r.headers["Retry-After"] == "1"
+            # No connection in time, or no turn in time (games/admission.py): either way nothing was done.
+            assert r.json()["error"]["code"] in ("database-busy", "server-busy") and r.headers["Retry-After"] == "1"
     if database_url:
         assert 1 <= watch.peak_total <= 2 + 1  # the pool, and the event loop's own connection
 
@@ -90,7 +91,7 @@ def test_a_minute_of_mixed_traffic_through_a_kill_and_a_redis_restart(daphne, pr
 
     result = soak(
         cluster=cluster, create_game=started_game, kind="locomotive-werks", players=3, options={},
-        tables=6, phones=4, rate=1.0, pollers=8, poll_period=0.5, api_clients=4, api_period=0.3, seconds=40,
+        tables=6, phones=4, rate=1.0, pollers=8, poll_period=0.5, api_clients=4, api_period=0.3, seconds=60,
         kill_at=0.4, redis_restart=(lambda: (redis.stop(), redis.start())) if redis else None, redis_restart_at=0.7,
         database_url=_database_url(), app_prefix=prefix, django_actions=Action.objects,
     )

@@ -277,6 +277,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The kinds a game may be created as, and links from POST /api/games to the calls that use
+    # the created game's code (games/api/schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.add_kinds", "games.api.schema.add_links",
+    ],
 }
 
 # --- Junction --------------------------------------------------------------------

@@ -16,6 +16,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
+from bench.common import UNLIMITED
 from games.models import Game
 
 from .conftest import ensure_wood_and_steel_board
@@ -56,8 +57,8 @@ def wsgi_keeps_test_connection():
 
 
 def test_ten_thousand_generated_calls_get_no_5xx(client, settings):
-    for limit in ("JOIN", "CREATE", "COMMAND", "COMMAND_SEAT", "READ", "READ_SEAT"):  # exercise the endpoints, not the limiter
-        setattr(settings, f"JUNCTION_{limit}_RATE", "1000000/min")
+    for name, rate in UNLIMITED.items():  # exercise the endpoints, not the limiter
+        setattr(settings, name, rate)
     ensure_wood_and_steel_board()  # its routes answer 503 without one (a missing deployment step)
     games = make_games(client)
     calls = {"n": 0, "by_status": {}}
@@ -131,4 +132,45 @@ def test_ten_thousand_generated_calls_get_no_5xx(client, settings):
     assert calls["n"] >= TOTAL_CALLS, calls
     assert calls["by_status"].get(200, 0) + calls["by_status"].get(201, 0) > 100  # not only rejections
     for game in Game.objects.exclude(version=0):  # whatever was played, the log is gapless
+        assert list(game.actions.order_by("sequence").values_list("sequence", flat=True)) == list(range(1, game.version + 1))
+
+
+STATEFUL_EXAMPLES = int(os.environ.get("SCHEMA_FUZZ_SEQUENCES", "60"))
+
+
+def test_stateful_sequences_get_no_5xx(client, settings):
+    """Schemathesis' stateful mode: sequences of calls joined by the schema's links (a created
+    game's `code` into the next call's path: games/api/schema.py); no answer is a 5xx, every
+    /api error has the shape, every log is gapless."""
+    for name, rate in UNLIMITED.items():  # exercise the endpoints, not the limiter
+        setattr(settings, name, rate)
+    ensure_wood_and_steel_board()
+    seen = {"calls": 0, "statuses": {}, "failures": []}
+
+    with wsgi_keeps_test_connection():
+        schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+        machine = schema.as_state_machine()
+
+        class Checked(machine):
+            def validate_response(self, response, case, **kwargs):
+                seen["calls"] += 1
+                seen["statuses"][response.status_code] = seen["statuses"].get(response.status_code, 0) + 1
+                where = f"{case.method} {case.path} {case.path_parameters} {case.body!r:.200}"
+                if response.status_code >= 500:
+                    seen["failures"].append(f"{where} -> {response.status_code}")
+                elif response.status_code >= 400 and case.path.startswith("/api/") and response.status_code != 405:
+                    body = response.json()
+                    if not (body.get("status") == "error" and body["error"]["code"] and body["error"]["message"]):
+                        seen["failures"].append(f"{where} -> {response.status_code} without the error shape")
+
+        Checked.run(settings=hypothesis_settings(
+            max_examples=STATEFUL_EXAMPLES, stateful_step_count=8, deadline=None, database=None,
+            suppress_health_check=list(HealthCheck),
+        ))
+    assert not seen["failures"], "\n".join(seen["failures"][:20])
+    assert seen["calls"] >= STATEFUL_EXAMPLES
+    linked = sum(n for status, n in seen["statuses"].items() if status in (200, 201))
+    assert linked > 0, seen["statuses"]  # sequences got past their first call
+    print(f"\nstateful: {seen['calls']} calls in {STATEFUL_EXAMPLES} sequences, statuses {dict(sorted(seen['statuses'].items()))}")
+    for game in Game.objects.exclude(version=0):
         assert list(game.actions.order_by("sequence").values_list("sequence", flat=True)) == list(range(1, game.version + 1))

@@ -210,7 +210,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     @database_sync_to_async
     def _authenticate(self, code: str, token: str | None):
         _connect_in_time(self.connect_began)
-        game = selectors.game_get(code=code)
+        game = selectors.game_for_token(code=code)  # no state: the snapshot reads it once, after accept
         actor = selectors.actor_for_token(game=game, token=token)
         return game.id, game.code, actor
 

@@ -45,6 +45,15 @@ def game_get(*, code: str, command_id: str | None = None) -> Game:
         raise NotFound("game-not-found", f"There is no game with code {code!r}.") from None
 
 
+def game_for_token(*, code: str) -> Game:
+    """The game with this join code, enough of it to resolve a token (no state, no options):
+    what a WebSocket handshake needs before it is accepted."""
+    try:
+        return Game.objects.only("id", "code", "host_token_hash").get(code=normalize_join_code(code))
+    except Game.DoesNotExist:
+        raise NotFound("game-not-found", f"There is no game with code {code!r}.") from None
+
+
 def actor_for_token(*, game: Game, token: str | None) -> Actor:
     """Resolve a bearer token for ``game``. No token: a spectator."""
     if not token:
@@ -53,7 +62,7 @@ def actor_for_token(*, game: Game, token: str | None) -> Actor:
     if digest == game.host_token_hash:
         host_seat = next((s for s in game.seats.all() if s.is_host), None)
         return Actor(game_id=game.id, seat=host_seat.index if host_seat else None, is_host=True)
-    seat = Seat.objects.filter(token_hash=digest).select_related("game").first()
+    seat = Seat.objects.filter(token_hash=digest).only("index", "is_host", "game_id").first()
     if seat is None:
         raise Unauthorized("invalid-token", "This token is not valid.")
     if seat.game_id != game.id:

@@ -63,7 +63,8 @@ def test_one_row_per_game_with_the_documented_columns(sim):
     for col in ("ties", "end_bonus", "money", "deliveries", "network", "desirability", "start_route"):
         assert [f"{col}_seat{i}" in games[0] for i in range(3)] == [True] * 3
         assert f"{col}_seat3" not in games[0]
-    assert {g["end_reason"] for g in games} == {"target", "round-limit"}  # seed 1 has both
+    # since issue 18 (a route a segment) every game of seed 1 reaches the target in 20 rounds
+    assert "target" in {g["end_reason"] for g in games} <= {"target", "round-limit"}
     for g in games:
         assert g["finished"] == "1"
         end = int(g["end_round"])

@@ -68,27 +68,16 @@ def legal_commands(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int)
                 out.append({"cmd": "claim-market-contract", "contract": c["id"]})
     left = engine._segment_allowance(p) - p["turn_segments"]
     if left > 0 and _action_ok(engine, state, p, "build-track"):
-        for rid in board.route_ids:
-            route = board.routes[rid]
-            if rid in p["acquired"]:
+        by_route = engine._by_route(state)
+        for b in engine._build_options(state, p):
+            if by_route:
+                # a segment is a whole route, priced from the rules' table
+                if b["cost"] <= p["money"]:
+                    out.append({"cmd": "build-track", "route": b["route"]})
                 continue
-            built = p["track"].get(rid, 0)
-            remaining = route["length"] - built
-            if remaining <= 0:
-                continue
-            if built == 0:
-                if route["a"] not in network and route["b"] not in network:
-                    continue
-                occupants = engine._route_occupants(state, rid)
-                if occupants >= state["options"]["max_parallel"]:
-                    continue
-                parallel = occupants > 0
-            else:
-                parallel = engine._route_occupants(state, rid) - 1 > 0
-            disc = engine._hub_discount(state, p, rid)
-            for n in range(1, min(remaining, left) + 1):
-                if RU.track_cost(n, mountainous=route["mountainous"], parallel=parallel, hub_discount=disc) <= p["money"]:
-                    out.append({"cmd": "build-track", "route": rid, "segments": n})
+            for n in range(1, min(b["remaining"], left) + 1):
+                if engine._build_cost(state, p, b["route"], parallel=b["parallel"], segments=n) <= p["money"]:
+                    out.append({"cmd": "build-track", "route": b["route"], "segments": n})
     if _action_ok(engine, state, p, "buy-engine"):
         best = engine._best_engine(p)
         levels = [best + 1] + ([best + 2] if p["hub"] else [])

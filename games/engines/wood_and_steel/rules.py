@@ -56,7 +56,10 @@ UPGRADES = {
 }
 REPEATABLE_UPGRADES = {"railyard", "regional-office", "commodities-exchange"}
 UPGRADED_STATIONS_BONUS = 3_000
-HEAVY_ENGINE_BONUS = 1_000  # Mountain / Challenger: per segment (hop) of the contract
+HEAVY_ENGINE_BONUS = 1_000  # Mountain / Challenger: per segment (route, i.e. hop) of the contract
+HUB_TRACK_DISCOUNT = 1_000  # per segment (route) built within two links of the builder's hub
+TRACK_PER_TURN = 2  # segments (routes) per turn; 3 with the Employment Office
+SEGMENT_UNITS = ("route", "length")  # the rules' segment; the engine's reading before issue 18
 DEBT_UNIT = 5_000
 DEBT_SERVICE_PER_UNIT = 1_000
 BANKRUPTCY_PENALTY = 5_000
@@ -81,13 +84,36 @@ ACTION_KINDS = {
 # -- pure rule functions (exact numbers; tested directly) -------------------------
 
 
+def route_cost(length: int, *, mountainous: bool = False, parallel: bool = False, hub: bool = False) -> int:
+    """The rules' build-cost table: one segment of track (one route between two cities)
+    of the given ``length``. Length 1-5: $2,000-$6,000; mountainous doubled; parallel
+    +$1,000 (doubled with the mountain); $1,000 less near the builder's hub (the rules'
+    "$1,000 less per segment within two links of a hub"). Longer routes (a game master's
+    board allows up to 9) continue the table's rows."""
+    base = 1_000 + 1_000 * length + (1_000 if parallel else 0)
+    if mountainous:
+        base *= 2
+    return max(0, base - (HUB_TRACK_DISCOUNT if hub else 0))
+
+
 def track_cost(segments: int, *, mountainous: bool = False, parallel: bool = False, hub_discount: int = 0) -> int:
-    """Cost of laying ``segments`` segments in one go: $1,000 + $1,000 per segment,
-    +$1,000 when parallel, doubled when mountainous, minus $1,000 per segment near a hub."""
+    """The reading before issue 18 (``segment_unit='length'``, games started before it):
+    ``segments`` units of route length laid in one go cost $1,000 + $1,000 per unit,
+    +$1,000 when parallel, doubled when mountainous, minus ``hub_discount`` per unit."""
     base = 1_000 + 1_000 * segments + (1_000 if parallel else 0)
     if mountainous:
         base *= 2
     return max(0, base - hub_discount * segments)
+
+
+def merger_price(unit: int, *, routes: int, length: int, segment_unit: str = "route", price_unit: str = "segment") -> int:
+    """Price of merging with an independent: ``unit`` ($3,000, $4,000 once the West is
+    broken) per segment. A segment is a route (``segment_unit='route'``, the rules), or a
+    unit of route length in games started before issue 18 (``'length'``, where the
+    ``railroad_price_unit='route'`` option priced per route instead)."""
+    if segment_unit == "route" or price_unit == "route":
+        return unit * routes
+    return unit * length
 
 
 def trade_in_value(engine: str) -> int:
@@ -201,9 +227,9 @@ OPTIONS = (
     _opt("railroads_min", "int", 9, "Fewest railroads (players + independents) at the start.", min=1, max=30),
     _opt("railroads_max", "int", 12, "Most railroads (players + independents) at the start.", min=1, max=30),
     _opt("indie_distance", "int", 2, "Independents start at least this many hops from every possible starting city.", min=1, max=6),
-    _opt("railroad_price", "int", 3_000, "Merger price per segment before the western section is broken.", min=0, max=50_000),
-    _opt("railroad_price_west", "int", 4_000, "Merger price per segment once the western section is broken.", min=0, max=50_000),
-    _opt("railroad_price_unit", "choice", "segment", "Merger price per track segment (rules) or per route (designers' app).", choices=("segment", "route")),
+    _opt("railroad_price", "int", 3_000, "Merger price per segment (route) before the western section is broken.", min=0, max=50_000),
+    _opt("railroad_price_west", "int", 4_000, "Merger price per segment (route) once the western section is broken.", min=0, max=50_000),
+    _opt("railroad_price_unit", "choice", "segment", "Merger price per segment (rules) or per route (designers' app): the same since issue 18 (a segment is a route); they differ only in games started before it.", choices=("segment", "route")),
     _opt("acquire_requires_connection", "bool", True, "A player may only merge with an independent their track reaches."),
     _opt("market_size", "int", 3, "Market contracts laid out when the market opens.", min=1, max=10),
     _opt("market_max", "int", 0, "Most open market contracts: a market delivery adds one only below this (0: no cap, as in the rules; a claim always deals a replacement).", min=0, max=50),
@@ -235,7 +261,13 @@ class WoodAndSteelEngine(Engine):
     def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         options = dict(options or {})
         board = options.pop("board", None)
+        segment_unit = options.pop("segment_unit", "route")
         out = super().normalize_options(options)
+        # Not in OPTIONS (the lobby never offers it): 'length' is the engine's reading of
+        # "segment" before issue 18, kept so games started before it play on and replay
+        # unchanged (companion migration 0003 writes it into their options).
+        require(segment_unit in SEGMENT_UNITS, "invalid-option", "Option 'segment_unit' must be 'route' or 'length'.")
+        out["segment_unit"] = segment_unit
         require(out["railroads_min"] <= out["railroads_max"], "invalid-option", "railroads_min must not exceed railroads_max.")
         require(out["max_borrow"] % DEBT_UNIT == 0, "invalid-option", "max_borrow must be a multiple of $5,000.")
         out["board"] = validate_board(board) if board is not None else None
@@ -286,7 +318,7 @@ class WoodAndSteelEngine(Engine):
             name = R.railroad_name(board, rng, rid, taken)
             taken.add(name)
             state["railroads"].append({"id": i + 1, "name": name, "routes": [{"route": rid, "round": 0}], "acquired_by": None, "acquired_round": None})
-        state["connection_bonuses"] = S.generate_connection_bonuses(board, rng, options["connection_bonuses"])
+        state["connection_bonuses"] = S.generate_connection_bonuses(board, rng, options["connection_bonuses"], options["segment_unit"])
         state["rng"] = rng.state
         return state
 
@@ -419,13 +451,33 @@ class WoodAndSteelEngine(Engine):
             west = board.memo["west-cities"] = frozenset(c for c in board.names if board.is_west(c))
         return any(not west.isdisjoint(p["network"]) for p in state["players"])
 
+    @staticmethod
+    def _by_route(state: State) -> bool:
+        """True when a segment is a route (the rules; every game created since issue 18).
+        A state whose options lack ``segment_unit`` predates it: the length reading."""
+        return state["options"].get("segment_unit", "length") == "route"
+
     def _railroad_price(self, state: State, rr: dict[str, Any]) -> int:
         board = self.board(state)
         opts = state["options"]
         unit = opts["railroad_price_west"] if self._western_broken(state) else opts["railroad_price"]
         routes = [x["route"] for x in rr["routes"]]
-        amount = R.railroad_segments(board, routes) if opts["railroad_price_unit"] == "segment" else len(routes)
-        return unit * amount
+        return merger_price(
+            unit,
+            routes=len(routes),
+            length=R.railroad_segments(board, routes),
+            segment_unit="route" if self._by_route(state) else "length",
+            price_unit=opts["railroad_price_unit"],
+        )
+
+    def _build_cost(self, state: State, p: dict[str, Any], rid: str, *, parallel: bool, segments: int | None = None) -> int:
+        """What building on ``rid`` costs ``p`` now: the whole route from the table (the
+        rules), or ``segments`` units of its length (games started before issue 18)."""
+        board = self.board(state)
+        route = board.routes[rid]
+        if self._by_route(state):
+            return route_cost(route["length"], mountainous=route["mountainous"], parallel=parallel, hub=self._hub_discount(state, p, rid) > 0)
+        return track_cost(segments or 1, mountainous=route["mountainous"], parallel=parallel, hub_discount=self._hub_discount(state, p, rid))
 
     def _railroad_cities(self, state: State, rr: dict[str, Any]) -> set[str]:
         board = self.board(state)
@@ -439,8 +491,50 @@ class WoodAndSteelEngine(Engine):
         n += sum(1 for r in state["railroads"] if r["acquired_by"] is None and any(x["route"] == rid for x in r["routes"]))
         return n
 
+    def _build_options(self, state: State, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every route ``p`` may build on now, whatever their money and actions: route,
+        remaining units of length, parallel, hub discount, and the price of the whole route
+        (the rules) or of its remaining length in one go (games started before issue 18)."""
+        board = self.board(state)
+        network = set(p["network"])
+        occupied: dict[str, int] = {}
+        for q in state["players"]:
+            for rid in set(q["track"]).union(q["acquired"]):
+                if q["track"].get(rid) or rid in q["acquired"]:
+                    occupied[rid] = occupied.get(rid, 0) + 1
+        for r in state["railroads"]:
+            if r["acquired_by"] is None:
+                for rid in {x["route"] for x in r["routes"]}:
+                    occupied[rid] = occupied.get(rid, 0) + 1
+        out = []
+        for rid in board.route_ids:
+            route = board.routes[rid]
+            if rid in p["acquired"]:
+                continue
+            built = p["track"].get(rid, 0)
+            remaining = route["length"] - built
+            if remaining <= 0:
+                continue
+            if built == 0 and route["a"] not in network and route["b"] not in network:
+                continue
+            occupants = occupied.get(rid, 0)
+            if built == 0:
+                if route["a"] not in network and route["b"] not in network:
+                    continue
+                if occupants >= state["options"]["max_parallel"]:
+                    continue
+                parallel = occupants > 0
+            else:
+                parallel = occupants - 1 > 0
+            hub = self._hub_discount(state, p, rid) > 0
+            cost = self._build_cost(state, p, rid, parallel=parallel, segments=remaining)
+            out.append({"route": rid, "length": route["length"], "remaining": remaining, "mountainous": route["mountainous"], "parallel": parallel, "hub": hub, "cost": cost})
+        return out
+
     def _segment_allowance(self, p: dict[str, Any]) -> int:
-        return 3 if "employment-office" in p["upgrades"] else 2
+        """Segments a player may build per turn: routes (the rules) or units of route
+        length (games started before issue 18)."""
+        return TRACK_PER_TURN + (1 if "employment-office" in p["upgrades"] else 0)
 
     def _hub_discount(self, state: State, p: dict[str, Any], rid: str) -> int:
         if not p["hub"]:
@@ -665,25 +759,32 @@ class WoodAndSteelEngine(Engine):
         require(rid not in p["acquired"] and remaining > 0, "already-built", "You already have that track.")
         require(p["turn_segments"] < self._segment_allowance(p), "too-many-segments", f"You may build {self._segment_allowance(p)} segments per turn.")
         segments = command.get("segments", None)
-        if segments is None:
-            segments = min(remaining, self._segment_allowance(p) - p["turn_segments"])
-        require(isinstance(segments, int) and not isinstance(segments, bool) and 1 <= segments <= remaining, "bad-segments", f"Build from 1 to {remaining} segments there.")
-        require(p["turn_segments"] + segments <= self._segment_allowance(p), "too-many-segments", f"You may build {self._segment_allowance(p)} segments per turn.")
+        by_route = self._by_route(state)
+        if by_route:
+            # a segment is the whole route: `segments`, if sent, must be 1
+            require(segments is None or (isinstance(segments, int) and not isinstance(segments, bool) and segments == 1), "bad-segments", "A route is one segment: build it whole (segments 1).")
+            segments = 1
+        else:
+            if segments is None:
+                segments = min(remaining, self._segment_allowance(p) - p["turn_segments"])
+            require(isinstance(segments, int) and not isinstance(segments, bool) and 1 <= segments <= remaining, "bad-segments", f"Build from 1 to {remaining} segments there.")
+            require(p["turn_segments"] + segments <= self._segment_allowance(p), "too-many-segments", f"You may build {self._segment_allowance(p)} segments per turn.")
         if built == 0:
             a, b = route["a"], route["b"]
             require(a in p["network"] or b in p["network"], "not-connected", "Track must start from your network.")
             require(self._route_occupants(state, rid) < state["options"]["max_parallel"], "route-full", "That route has no room for more track.")
         self._check_action(state, p, "build-track")
         parallel = self._route_occupants(state, rid) - (1 if built else 0) > 0
-        cost = track_cost(segments, mountainous=route["mountainous"], parallel=parallel, hub_discount=self._hub_discount(state, p, rid))
+        cost = self._build_cost(state, p, rid, parallel=parallel, segments=segments)
         require(p["money"] >= cost, "not-enough-money", f"That track costs ${cost:,}.")
         # mutate
         self._use_action(state, p, "build-track")
         p["money"] -= cost
         p["turn_segments"] += segments
-        p["track"][rid] = built + segments
+        # p["track"] keeps units of length laid (a route is complete at its length)
+        p["track"][rid] = route["length"] if by_route else built + segments
         p["track_paid"][rid] = p["track_paid"].get(rid, 0) + cost
-        events: list[Event] = [{"type": "track-built", "seat": seat, "route": rid, "segments": segments, "cost": cost, "parallel": parallel, "complete": p["track"][rid] == route["length"]}]
+        events: list[Event] = [{"type": "track-built", "seat": seat, "route": rid, "segments": segments, "length": route["length"], "cost": cost, "parallel": parallel, "complete": p["track"][rid] == route["length"]}]
         if p["track"][rid] == route["length"]:
             added = self._recompute_network(state, p)
             if added:
@@ -981,6 +1082,8 @@ class WoodAndSteelEngine(Engine):
         board = self.board(state)
         route = board.routes[rid]
         if rid in p["acquired"] or p["track_paid"].get(rid, 0) == 0:
+            if self._by_route(state):
+                return route_cost(route["length"], mountainous=route["mountainous"])
             segs = route["length"] if rid in p["acquired"] else p["track"].get(rid, route["length"])
             return track_cost(segs, mountainous=route["mountainous"])
         return p["track_paid"][rid]

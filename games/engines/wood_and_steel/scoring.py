@@ -31,28 +31,41 @@ def depth_bonus(most: int, rule: str = "times") -> int:
     return most if rule == "times" else most + 1
 
 
-def connection_ties(segments: int) -> int:
-    """Ties for a connection bonus: one per 6 segments of the shortest track, at least 1."""
-    return max(1, round_half_up(segments, 6))
+# Connection bonuses: the rules say only that the ties are "based on the length of track
+# required". Track is counted in segments, and a segment is a route (issue 18): one tie per
+# 2 routes of the shortest connection (at least 1), between cities 4-8 routes apart. The
+# old reading (games started before issue 18): one tie per 6 units of route length, 10-20
+# units apart. Both give coast to coast 3 ties on the default board.
+CONNECTION_SCALE = {"route": (2, 4, 8), "length": (6, 10, 20)}  # unit: (per tie, nearest, farthest)
 
 
-def generate_connection_bonuses(board: Board, rng: Rng, count: int) -> list[dict[str, Any]]:
-    """The coast-to-coast bonus (when the board marks coasts) plus random city pairs
-    10-20 segments apart in different sections, far from being trivially connected."""
+def connection_ties(segments: int, unit: str = "length") -> int:
+    """Ties for a connection bonus of ``segments`` segments (routes, or units of length with
+    ``unit='length'``): one per 2 routes (6 units of length), rounded half up, at least 1."""
+    return max(1, round_half_up(segments, CONNECTION_SCALE[unit][0]))
+
+
+def generate_connection_bonuses(board: Board, rng: Rng, count: int, unit: str = "length") -> list[dict[str, Any]]:
+    """The coast-to-coast bonus (when the board marks coasts) plus random city pairs in
+    different sections, far from being trivially connected: 4-8 routes apart (``unit='route'``,
+    the rules' segments) or 10-20 units of route length (games started before issue 18).
+    A bonus's ``segments`` is the length of the shortest connection in that unit."""
+    dist = board.hop if unit == "route" else board.seg
+    _per, near, far = CONNECTION_SCALE[unit]
     bonuses: list[dict[str, Any]] = []
     east = [c for c in board.names if board.cities[c]["east_coast"]]
     west = [c for c in board.names if board.cities[c]["west_coast"]]
     if count <= 0:
         return bonuses
     if east and west:
-        segs = min(board.seg(a, b) for a in east for b in west)
+        segs = min(dist(a, b) for a in east for b in west)
         bonuses.append(
-            {"id": 1, "name": "East Coast to West Coast", "a": east, "b": west, "segments": segs, "ties": connection_ties(segs), "claimed_by": []}
+            {"id": 1, "name": "East Coast to West Coast", "a": east, "b": west, "segments": segs, "ties": connection_ties(segs, unit), "claimed_by": []}
         )
     pairs = []
     for i, a in enumerate(board.names):
         for b in board.names[i + 1 :]:
-            if board.city_section[a] != board.city_section[b] and 10 <= board.seg(a, b) <= 20:
+            if board.city_section[a] != board.city_section[b] and near <= dist(a, b) <= far:
                 pairs.append((a, b))
     used: set[str] = set()
     while len(bonuses) < count and pairs:
@@ -60,9 +73,9 @@ def generate_connection_bonuses(board: Board, rng: Rng, count: int) -> list[dict
         if a in used or b in used:
             continue
         used.update((a, b))
-        segs = board.seg(a, b)
+        segs = dist(a, b)
         bonuses.append(
-            {"id": len(bonuses) + 1, "name": f"{a} to {b}", "a": [a], "b": [b], "segments": segs, "ties": connection_ties(segs), "claimed_by": []}
+            {"id": len(bonuses) + 1, "name": f"{a} to {b}", "a": [a], "b": [b], "segments": segs, "ties": connection_ties(segs, unit), "claimed_by": []}
         )
     return bonuses
 

@@ -99,7 +99,7 @@ def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) 
             far = b if a in p["network"] else a
             if not partial and board.seg(far, target) >= here:
                 continue
-            key = (partial, -board.seg(far, target) - board.routes[rid]["length"], c["segments"], rid)
+            key = (partial, -board.seg(far, target) - board.routes[rid]["length"], c.get("segments", 1), rid)
             if best_key is None or key > best_key:
                 best, best_key = c, key
         if best is not None:

@@ -102,7 +102,9 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
                 "name": r["name"],
                 "routes": routes,
                 "cities": cities,
-                "segments": sum(board.routes[x["route"]]["length"] for x in r["routes"]),
+                # segments: routes (the rules), or units of length (games before issue 18)
+                "segments": len(r["routes"]) if engine._by_route(state) else sum(board.routes[x["route"]]["length"] for x in r["routes"]),
+                "length": sum(board.routes[x["route"]]["length"] for x in r["routes"]),
                 "price": engine._railroad_price(state, r) if r["acquired_by"] is None else r.get("price"),
                 "acquired_by": r["acquired_by"],
                 "acquired_round": r["acquired_round"],
@@ -121,6 +123,9 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
         lot = a["lots"][a["lot"]] if a["lot"] < len(a["lots"]) else None
         auction = {"seller": a["seller"], "lot": lot, "lots_left": len(a["lots"]) - a["lot"], "high": a["high"], "high_bidder": a["high_bidder"], "passed": list(a["passed"]), "bidder": engine._auction_current(state)}
     sizes = board.monopoly_sizes()
+    build_options = None
+    if state["phase"] == "play" and seat is not None and 0 <= seat < len(state["players"]):
+        build_options = engine._build_options(state, state["players"][seat])
     return {
         "game": "wood-and-steel",
         "phase": state["phase"],
@@ -148,6 +153,8 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
         "service_yard_available": state["service_yard_available"],
         "starting_routes": starting,
         "auction": auction,
+        "segment_unit": "route" if engine._by_route(state) else "length",
+        "build_options": build_options,
         "ending": state["ending"],
         "final": json.loads(json.dumps(state["final"])) if state["final"] else None,
         "options": {k: v for k, v in opts.items()},

@@ -186,11 +186,31 @@ def test_build_track_costs_and_limits():
     while state["current_seat"] != seat:
         ENGINE.apply(state, seat=state["current_seat"], command={"cmd": "end-turn"})
     p = state["players"][seat]
+    p["money"] = 20_000
+    # Boston-Syracuse: length 2, plain -> $3,000; one segment (a route) of the two a turn
+    ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Boston"})
+    assert ev[0]["cost"] == 3_000 and p["money"] == 17_000 and ev[0]["segments"] == 1 and ev[0]["complete"]
+    assert "Syracuse" in p["network"] and "Syracuse" not in p["active_cities"]  # reached, not delivered to
+    assert ev[-1] == {"type": "cities-connected", "seat": seat, "cities": ["Syracuse"]}
+    # Portland ME-Quebec City: length 2, mountainous -> the table's $6,000, whole, this turn
+    ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Portland ME-Quebec City", "segments": 1})
+    assert ev[0]["cost"] == 6_000 and ev[0]["complete"] and "Quebec City" in p["network"]
+    with pytest.raises(RulesError) as err:
+        ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Toronto"})
+    assert err.value.code == "too-many-segments"
+    assert not [c for c in ENGINE.legal_commands(state, seat=seat) if c["cmd"] == "build-track"]
+
+
+def test_build_track_costs_and_limits_before_issue_18():
+    """Games started before issue 18 (segment_unit 'length') keep the old reading."""
+    state = started_game(3, picks=[[ROUTES[1], ROUTES[0], ROUTES[2]], [ROUTES[4], ROUTES[0], ROUTES[2]], [ROUTES[5], ROUTES[0], ROUTES[2]]], segment_unit="length")
+    seat = next(p["seat"] for p in state["players"] if p["start_route"] == "Boston-Portland ME")
+    while state["current_seat"] != seat:
+        ENGINE.apply(state, seat=state["current_seat"], command={"cmd": "end-turn"})
+    p = state["players"][seat]
     # Boston-Syracuse: length 2, plain -> $3,000 for both segments
     ev = ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Boston"})
     assert ev[0]["cost"] == 3_000 and p["money"] == 7_000
-    assert "Syracuse" in p["network"] and "Syracuse" not in p["active_cities"]  # reached, not delivered to
-    assert ev[-1] == {"type": "cities-connected", "seat": seat, "cities": ["Syracuse"]}
     with pytest.raises(RulesError) as err:
         ENGINE.apply(state, seat=seat, command={"cmd": "build-track", "route": "Syracuse-Toronto"})
     assert err.value.code == "too-many-segments"
@@ -501,7 +521,7 @@ def test_acquire_railroad_price_and_western_section():
     a, _b = board.route_cities(rid)
     # connect the player to the railroad's city
     p["network"].append(a)
-    segs = board.routes[rid]["length"]
+    segs = len(rr["routes"])  # a segment is a route, whatever its length
     p["money"] = 50_000
     west = any(board.is_west(c) for c in p["network"])
     price = (4_000 if west else 3_000) * segs
@@ -515,8 +535,8 @@ def test_acquire_railroad_price_and_western_section():
     q["network"].append("Denver")
     view = ENGINE.view(state, seat=None)
     assert view["western_broken"]
-    segs2 = sum(board.routes[x["route"]]["length"] for x in other["routes"])
-    assert view["railroads"][1]["price"] == 4_000 * segs2
+    assert view["railroads"][1]["price"] == 4_000 * len(other["routes"])
+    assert view["railroads"][1]["segments"] == len(other["routes"])
 
 
 def test_turns_rounds_go_first_growth_and_turn_key():

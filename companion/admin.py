@@ -1,9 +1,13 @@
-"""Game masters edit the map; per-game rows are shown read-only (fix a game through
-its state in the Games admin: these rows are rebuilt from it on save)."""
+"""Game masters edit the map; per-game rows are shown read-only and folded on the game's page
+(never as inline forms: a long game's rows would be posted back; fix a game through its state in
+the Games admin: these rows are rebuilt from it on save)."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import admin
+from django.utils.html import format_html, format_html_join
 
 from games.admin import GameAdmin
 from games.models import Game
@@ -60,38 +64,55 @@ class CommodityAdmin(admin.ModelAdmin):
     search_fields = ("name",)
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-    max_num = 0
-
-    def get_readonly_fields(self, request, obj=None):
-        return [f.name for f in self.model._meta.fields if f.name not in ("id", "game")]
-
-
-class PlayerProgressInline(ReadOnlyInline):
-    model = PlayerProgress
-    verbose_name_plural = "Wood and Steel: players"
-
-
-class ContractInline(ReadOnlyInline):
-    model = Contract
-    verbose_name_plural = "Wood and Steel: contracts"
+def rows_table(title: str, rows, columns: tuple[str, ...]) -> str:
+    """A folded, read-only table of a game's per-game rows (never a form: nothing is posted back)."""
+    rows = list(rows)
+    body = format_html_join(
+        "", "<tr>{}</tr>",
+        ((format_html_join("", "<td>{}</td>", ((_cell(getattr(row, c)),) for c in columns)),) for row in rows),
+    )
+    head = format_html_join("", "<th>{}</th>", ((c.replace("_", " "),) for c in columns))
+    return format_html(
+        "<details><summary>{} ({})</summary><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table></details>",
+        title, len(rows), head, body,
+    )
 
 
-class RailroadInline(ReadOnlyInline):
-    model = IndependentRailroad
-    verbose_name_plural = "Wood and Steel: independent railroads"
+def _cell(value) -> str:
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return "" if value is None else str(value)
 
 
 class CompanionGameAdmin(GameAdmin):
-    """The Games admin, with Wood and Steel's per-game tables for its games."""
+    """The Games admin, with Wood and Steel's per-game tables (read-only, folded) for its games."""
 
-    def get_inlines(self, request, obj):
-        inlines = list(super().get_inlines(request, obj))
+    WS_TABLES = ("ws_players_table", "ws_contracts_table", "ws_railroads_table")
+
+    def get_fields(self, request, obj=None):
+        fields = list(super().get_fields(request, obj))
         if obj is not None and obj.kind == "wood-and-steel":
-            inlines += [PlayerProgressInline, ContractInline, RailroadInline]
-        return inlines
+            at = fields.index("log_folded")
+            fields[at:at] = self.WS_TABLES
+        return fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return (*super().get_readonly_fields(request, obj), *self.WS_TABLES)
+
+    @admin.display(description="Wood and Steel: players")
+    def ws_players_table(self, obj):
+        return rows_table("players", PlayerProgress.objects.filter(game=obj).order_by("seat"),
+                          ("seat", "name", "start_route", "engine_city", "hub", "money", "debt", "deliveries", "ties"))
+
+    @admin.display(description="Wood and Steel: contracts")
+    def ws_contracts_table(self, obj):
+        return rows_table("contracts", Contract.objects.filter(game=obj).order_by("contract_id"),
+                          ("contract_id", "kind", "commodity", "destination", "holder", "status", "value", "ties"))
+
+    @admin.display(description="Wood and Steel: independent railroads")
+    def ws_railroads_table(self, obj):
+        return rows_table("independent railroads", IndependentRailroad.objects.filter(game=obj).order_by("railroad_id"),
+                          ("railroad_id", "name", "acquired_by", "acquired_round"))
 
 
 admin.site.unregister(Game)

@@ -1,46 +1,84 @@
-"""Django admin for game masters: every game, its seats and its log; state editable."""
+"""Django admin for game masters: every game, its seats and its log.
+
+Nothing large is ever posted back: options, state and the log are shown read-only and folded
+(a Wood and Steel board in the options is over 100 KB; a long game's log is hundreds of rows).
+What a game master changes in a game — a seat renamed or handed to a bot, a pause, a resume,
+the end, a replaced state — goes through games/services.py, is logged as an action in the game's
+log and reaches every phone live.
+"""
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib import admin
-from django.db import transaction
+import json
 
-from . import hooks, services
-from .errors import Conflict
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from . import services
+from .engines.registry import get_engine
+from .errors import ServiceError
 from .models import Action, Game, Seat
+
+LOG_SHOWN = 30  # the newest actions shown on a game's page; the rest are a link away
+
+
+def json_folded(value, summary: str) -> str:
+    """``value`` as pretty-printed JSON in a closed ``<details>``, its size in the summary."""
+    text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    return format_html(
+        '<details class="junction-json"><summary>{} · {}</summary><pre>{}</pre></details>',
+        summary, size_text(len(text.encode())), text,
+    )
+
+
+def size_text(size: int) -> str:
+    return f"{size} bytes" if size < 1024 else f"{size / 1024:.1f} KB"
 
 
 class SeatInline(admin.TabularInline):
+    """A renamed seat and a seat handed to a bot go through the services (logged, live);
+    seats are added and removed here only before the game starts."""
+
     model = Seat
     extra = 0
     fields = ("index", "name", "color", "is_host", "is_bot", "bot", "joined_at")
-    readonly_fields = ("joined_at",)
+    readonly_fields = ("index", "is_host", "joined_at")
+
+    def has_add_permission(self, request, obj=None):
+        return obj is not None and obj.status == Game.Status.LOBBY and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is not None and obj.status == Game.Status.LOBBY and super().has_delete_permission(request, obj)
 
 
-class ActionInline(admin.TabularInline):
-    model = Action
-    extra = 0
-    fields = ("sequence", "seat", "command", "events", "command_id", "created_at")
-    readonly_fields = fields
-    can_delete = False
-    show_change_link = True
-    ordering = ("-sequence",)
-    max_num = 0
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).order_by("-sequence")
+CONTROLS = (
+    ("", "—"),
+    ("pause", "Pause (moves wait until resumed)"),
+    ("resume", "Resume"),
+    ("end", "End the game (say why below)"),
+)
 
 
 class GameForm(forms.ModelForm):
-    """Carries the version the page was loaded at: saving after the game moved on would write
-    the page's old state over the moves made since, so it is refused instead."""
+    """No model field is posted back. ``control`` pauses, resumes or ends the game; a state pasted
+    into ``replace_state`` replaces the game's (an ``edit-state`` action), and is refused when the
+    game moved on since the page was loaded (``loaded_version``): it would undo those moves."""
 
+    control = forms.ChoiceField(choices=CONTROLS, required=False, label="Live control")
+    reason = forms.CharField(required=False, max_length=200, help_text="Why the game is paused or ended (in the log).")
+    replace_state = forms.JSONField(
+        required=False, label="Replace the state",
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Paste a whole new state (JSON) to replace the current one; leave empty to keep it.",
+    )
     loaded_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Game
-        fields = ("code", "kind", "status", "seed", "options", "state")
+        fields = ()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -49,8 +87,10 @@ class GameForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
+        if cleaned.get("control") == "end" and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", "Say why the game ends.")
         loaded = cleaned.get("loaded_version")
-        if self.instance.pk is not None and loaded is not None and loaded != self.instance.version:
+        if cleaned.get("replace_state") is not None and loaded is not None and loaded != self.instance.version:
             raise forms.ValidationError(
                 f"The game moved on (version {loaded} → {self.instance.version}) while this page was open; "
                 "reload it and make your change again."
@@ -64,45 +104,152 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("code", "kind", "status", "version", "player_count", "created_at", "updated_at")
     list_filter = ("kind", "status")
     search_fields = ("code", "seats__name")
-    # The version is the log's: an edited state becomes an action (services.game_state_edit).
-    readonly_fields = ("version", "created_at", "updated_at", "started_at", "finished_at")
-    fields = (
-        "code", "kind", "status", "version", "seed", "options", "state",
-        "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
+    readonly_fields = (
+        "code", "kind", "status", "version", "seed", "options_folded", "state_folded", "log_folded",
+        "created_at", "updated_at", "started_at", "finished_at",
     )
-    inlines = [SeatInline, ActionInline]
+    fields = (
+        "code", "kind", "status", "version", "seed", "control", "reason", "options_folded", "state_folded",
+        "replace_state", "log_folded", "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
+    )
+    inlines = [SeatInline]
+    actions = ["log_export", "games_pause", "games_resume", "seats_on_turn_to_bots"]
+
+    def has_add_permission(self, request):
+        return False  # games are created in the lobby or through the API (a host token is needed)
 
     @admin.display(description="players")
     def player_count(self, obj: Game) -> int:
         return obj.seats.count()
 
+    @admin.display(description="options")
+    def options_folded(self, obj: Game) -> str:
+        return json_folded(obj.options, "options")
+
+    @admin.display(description="state")
+    def state_folded(self, obj: Game) -> str:
+        return "not started" if obj.state is None else json_folded(obj.state, "state")
+
+    @admin.display(description="log")
+    def log_folded(self, obj: Game) -> str:
+        count = obj.actions.count()
+        if not count:
+            return "empty"
+        rows = format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((a.sequence, "" if a.seat is None else a.seat, json.dumps(a.command, ensure_ascii=False),
+              a.created_at.strftime("%Y-%m-%d %H:%M:%S"))
+             for a in obj.actions.order_by("-sequence")[:LOG_SHOWN]),
+        )
+        link = reverse("admin:games_action_changelist") + f"?q={obj.code}"
+        return format_html(
+            '<details class="junction-log"><summary>{} actions (the newest {} here; <a href="{}">all of them</a>)</summary>'
+            "<table><thead><tr><th>#</th><th>seat</th><th>command</th><th>at</th></tr></thead><tbody>{}</tbody></table></details>",
+            count, min(count, LOG_SHOWN), link, rows,
+        )
+
     def save_model(self, request, obj, form, change):
-        """Writes only what the game master changed; a new state of a started game goes through
-        the log (services.game_state_edit). The form refused a page older than the game."""
-        if not change:
-            super().save_model(request, obj, form, change)
-            return
-        columns = {f.name for f in Game._meta.concrete_fields} - {"state", "version"}
-        fields = [f for f in form.changed_data if f in columns]
-        if "state" in form.changed_data:
-            try:
-                result = services.game_state_edit(game_id=obj.pk, state=obj.state, editor=request.user.get_username())
-            except Conflict:  # not started: no log to keep, the state is saved as it is
-                fields.append("state")
-            else:
+        """Only the game master's requests, each through its service: no column is written here."""
+        by = request.user.get_username()
+        data = form.cleaned_data
+        try:
+            if data.get("replace_state") is not None:
+                result = services.game_state_edit(game_id=obj.pk, state=data["replace_state"], editor=by)
                 self.message_user(request, f"The new state is action {result.version} in the game's log; players have it.")
-        if fields:
-            obj.save(update_fields=[*fields, "updated_at"])
-            obj.refresh_from_db()
-            if "state" in fields and obj.state is not None:
-                hooks.state_saved(obj.kind, obj, obj.state)
-            if "state" in fields or "state" not in form.changed_data:  # an edit already tells everyone
-                transaction.on_commit(lambda: services._after_commit(obj.pk, schedule_bots=False))
+            control, reason = data.get("control"), (data.get("reason") or "").strip()
+            if control == "pause":
+                services.game_pause(game_id=obj.pk, by=by, reason=reason)
+            elif control == "resume":
+                services.game_resume(game_id=obj.pk, by=by)
+            elif control == "end":
+                services.game_end(game_id=obj.pk, by=by, reason=reason)
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
 
     def save_formset(self, request, form, formset, change):
-        super().save_formset(request, form, formset, change)
-        if formset.model is Seat and (formset.new_objects or formset.changed_objects or formset.deleted_objects):
-            services.game_seats_changed(game_id=form.instance.pk)
+        if formset.model is not Seat:
+            return super().save_formset(request, form, formset, change)
+        by = request.user.get_username()
+        game = form.instance
+        rest = False  # a change no service made (a colour, a bot back to a person, a lobby seat added or removed)
+        for seat_form in formset.initial_forms:
+            if not seat_form.has_changed() or seat_form in formset.deleted_forms:
+                continue
+            before = Seat.objects.get(pk=seat_form.instance.pk)
+            data = seat_form.cleaned_data
+            try:
+                if "name" in seat_form.changed_data:
+                    services.seat_rename(game_id=game.pk, seat=before.index, name=data["name"], by=by)
+                if data.get("is_bot") and ({"is_bot", "bot"} & set(seat_form.changed_data)):
+                    bot = data.get("bot") or get_engine(game.kind).bots[0]
+                    services.seat_bot_assign(game_id=game.pk, seat=before.index, bot=bot, by=by)
+                    seat_form.instance.bot = bot
+            except (ServiceError, IndexError) as exc:
+                self.message_user(request, getattr(exc, "message", "This game has no bots."), messages.ERROR)
+            rest = rest or bool(set(seat_form.changed_data) - {"name", "bot"} - ({"is_bot"} if data.get("is_bot") else set()))
+        formset.save()  # the same values again, and what the services do not cover
+        if rest or formset.new_objects or formset.deleted_objects:
+            services.game_seats_changed(game_id=game.pk)
+
+    # -- the changelist's actions ------------------------------------------------------
+
+    @admin.action(description="Export the log as JSON (a download)")
+    def log_export(self, request, queryset):
+        games = [game_export(game) for game in queryset.prefetch_related("seats")]
+        body = json.dumps(games[0] if len(games) == 1 else games, indent=2, ensure_ascii=False)
+        name = f"junction-{games[0]['code']}.json" if len(games) == 1 else "junction-games.json"
+        response = HttpResponse(body, content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+    @admin.action(description="Pause the selected games")
+    def games_pause(self, request, queryset):
+        self._each(request, queryset, lambda game, by: services.game_pause(game_id=game.pk, by=by), "paused")
+
+    @admin.action(description="Resume the selected games")
+    def games_resume(self, request, queryset):
+        self._each(request, queryset, lambda game, by: services.game_resume(game_id=game.pk, by=by), "resumed")
+
+    @admin.action(description="Hand the seats on turn to bots (players who left)")
+    def seats_on_turn_to_bots(self, request, queryset):
+        def hand(game, by):
+            engine = get_engine(game.kind)
+            if not engine.bots or game.state is None or game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+                raise ServiceError("no-seat-to-hand", f"{game.code}: no seat on turn to hand to a bot.")
+            people = {s.index for s in game.seats.all() if not s.is_bot}
+            waiting = [seat for seat in engine.active_seats(game.state) if seat in people]
+            if not waiting:
+                raise ServiceError("no-seat-to-hand", f"{game.code}: every seat on turn is a bot already.")
+            for seat in waiting:
+                services.seat_bot_assign(game_id=game.pk, seat=seat, bot=engine.bots[0], by=by)
+
+        self._each(request, queryset, hand, "handed to bots")
+
+    def _each(self, request, queryset, fn, done: str) -> None:
+        by, count = request.user.get_username(), 0
+        for game in queryset:
+            try:
+                fn(game, by)
+                count += 1
+            except ServiceError as exc:
+                self.message_user(request, f"{game.code}: {exc.message}", messages.WARNING)
+        if count:
+            self.message_user(request, f"{count} game(s) {done}.")
+
+
+def game_export(game: Game) -> dict:
+    """Everything that rebuilds the game: seed, options, seats and the whole log."""
+    return {
+        "code": game.code, "kind": game.kind, "status": game.status, "version": game.version, "seed": game.seed,
+        "options": game.options,
+        "seats": [{"index": s.index, "name": s.name, "color": s.color, "is_host": s.is_host, "is_bot": s.is_bot, "bot": s.bot}
+                  for s in game.seats.all()],
+        "actions": [
+            {"sequence": a.sequence, "seat": a.seat, "command": a.command, "events": a.events,
+             "command_id": a.command_id, "created_at": a.created_at.isoformat()}
+            for a in game.actions.order_by("sequence")
+        ],
+    }
 
 
 @admin.register(Action)
@@ -119,13 +266,24 @@ class ActionAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False  # the log is append-only
+
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("game", "index", "name", "color", "is_host", "is_bot")
     search_fields = ("game__code", "name")
+    actions = ["seats_to_bots"]
 
     def save_model(self, request, obj, form, change):
+        if change and obj.game.status != Game.Status.LOBBY and {"name", "is_bot", "bot"} & set(form.changed_data):
+            by = request.user.get_username()
+            if "name" in form.changed_data:
+                services.seat_rename(game_id=obj.game_id, seat=obj.index, name=obj.name, by=by)
+            if obj.is_bot and {"is_bot", "bot"} & set(form.changed_data):
+                obj.bot = obj.bot or get_engine(obj.game.kind).bots[0]
+                services.seat_bot_assign(game_id=obj.game_id, seat=obj.index, bot=obj.bot, by=by)
         super().save_model(request, obj, form, change)
         services.game_seats_changed(game_id=obj.game_id)
 
@@ -138,3 +296,17 @@ class SeatAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
         for game_id in game_ids:
             services.game_seats_changed(game_id=game_id)
+
+    @admin.action(description="Replace the selected (absent) players with bots")
+    def seats_to_bots(self, request, queryset):
+        by, count = request.user.get_username(), 0
+        for seat in queryset.select_related("game"):
+            bots = get_engine(seat.game.kind).bots
+            if seat.is_bot or not bots:
+                continue
+            try:
+                services.seat_bot_assign(game_id=seat.game_id, seat=seat.index, bot=bots[0], by=by)
+                count += 1
+            except ServiceError as exc:
+                self.message_user(request, f"{seat}: {exc.message}", messages.WARNING)
+        self.message_user(request, f"{count} seat(s) handed to a bot.")

@@ -15,6 +15,7 @@ class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", "Lobby"
         ACTIVE = "active", "Active"
+        PAUSED = "paused", "Paused"  # by a game master: commands wait (409 game-paused) until resumed
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
 

@@ -14,22 +14,57 @@ def game_replay(*, game: Game, upto: int | None = None) -> dict[str, Any] | None
     if game.started_at is None and game.version == 0:
         return None
     engine = get_engine(game.kind)
-    players = [s.name for s in game.seats.order_by("index")]
-    state = engine.setup(players=players, options=game.options, seed=game.seed)
+    every = list(game.actions.order_by("sequence").only("sequence", "seat", "command", "events"))
+    state = engine.setup(players=players_at_start(game, every), options=game.options, seed=game.seed)
     from .undo import effective_actions
 
-    actions = game.actions.order_by("sequence")
-    if upto is not None:
-        actions = actions.filter(sequence__lte=upto)
-    for action in effective_actions(list(actions.only("sequence", "seat", "command", "events"))):
+    actions = every if upto is None else [a for a in every if a.sequence <= upto]
+    for action in effective_actions(actions):
         state = action_replay(engine, state, action)
+    return state
+
+
+ADMIN = "admin"  # a game master's logged change: {"cmd": "admin", "action": …, "by": …} (games/services.py)
+SEAT_RENAMED = "seat-renamed"
+
+
+def players_at_start(game: Game, actions: list | None = None) -> list[str]:
+    """The players' names the game was set up with: the seats' names now, with the game
+    master's renames in the log taken back (last first)."""
+    names = [s.name for s in game.seats.order_by("index")]
+    if actions is None:
+        actions = list(game.actions.filter(command__cmd=ADMIN).order_by("sequence"))
+    for action in reversed(actions):
+        for event in action.events if action.command.get("cmd") == ADMIN else ():
+            if event.get("type") == SEAT_RENAMED and 0 <= event["seat"] < len(names):
+                names[event["seat"]] = event["from"]
+    return names
+
+
+def seat_renamed(state: dict[str, Any], seat: int, name: str) -> dict[str, Any]:
+    """``state`` with seat ``seat``'s player called ``name``. The platform's convention, not a
+    rule: a state's ``players`` list holds each seat's name or an object with a ``name``."""
+    players = state.get("players") if isinstance(state, dict) else None
+    if isinstance(players, list) and 0 <= seat < len(players):
+        if isinstance(players[seat], str):
+            players[seat] = name
+        elif isinstance(players[seat], dict) and "name" in players[seat]:
+            players[seat]["name"] = name
     return state
 
 
 def action_replay(engine, state: dict[str, Any], action) -> dict[str, Any]:
     """``state`` after the logged ``action``: the engine applies a move; a game master's
-    ``edit-state`` replaces the state with the one it recorded."""
-    if action.command.get("cmd") == "edit-state":
+    ``edit-state`` replaces the state with the one it recorded; a game master's rename renames
+    the player in the state; the game master's other actions (pause, resume, a seat handed to a
+    bot, the end) leave the state alone."""
+    cmd = action.command.get("cmd")
+    if cmd == "edit-state":
         return copy.deepcopy(action.events[0]["state"])
+    if cmd == ADMIN:
+        for event in action.events:
+            if event.get("type") == SEAT_RENAMED:
+                seat_renamed(state, event["seat"], event["to"])
+        return state
     engine.apply(state, seat=action.seat, command=action.command)
     return state

@@ -23,6 +23,7 @@ from .engines.registry import get_engine
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, Seat
 from .names import name_clean
+from .replay import ADMIN, SEAT_RENAMED, seat_renamed
 from .selectors import Actor, actor_for_token, game_get
 from .tokens import hash_token, new_join_code, new_token, normalize_join_code
 
@@ -286,6 +287,8 @@ def _command_move(
             f"The game is at version {game.version}, not {expected_version}; reload and try again.",
             version=game.version,
         )
+    if game.status == Game.Status.PAUSED:
+        raise Conflict("game-paused", "The game master paused this game; moves are accepted again once it resumes.", version=game.version)
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
     try:
@@ -397,6 +400,125 @@ def game_seats_changed(*, game_id: int) -> None:
     if code is not None:
         store.forget(code)
         transaction.on_commit(lambda: _after_commit(game_id))
+
+
+# --- a game master's changes to a live game (Django admin) ---------------------------------
+#
+# Each is an action in the game's log, ``{"cmd": "admin", "action": …, "by": …}`` with its events
+# (``GET /api/games/{code}/actions`` shows them), so the version moves on as for a move; every
+# process's remembered copy fails its next compare-and-set (``updated_at`` moved) and everyone is
+# sent the game after commit. The engines never see them: pausing is the platform's (the write
+# path refuses commands of a paused game, 409 game-paused); a rename renames the player in the
+# state by the platform's convention (``replay.seat_renamed``), and replay does the same. A game
+# still in its lobby has no log yet: its seats change and everyone is told, nothing is logged.
+
+
+def seat_rename(*, game_id: int, seat: int, name: str, by: str) -> CommandResult | None:
+    """Seat ``seat`` is called ``name`` from now on, on every phone and in the game's state."""
+    name = _name_or_400(name)
+
+    def change(game: Game, target: Seat):
+        if target.name == name:
+            return None
+        Seat.objects.filter(pk=target.pk).update(name=name)
+        state = seat_renamed(game.state, seat, name) if game.state is not None else None
+        return "rename-seat", {"seat": seat, "name": name}, [
+            {"type": SEAT_RENAMED, "seat": seat, "from": target.name, "to": name, "by": by}], state
+
+    return _admin_change(game_id=game_id, seat=seat, by=by, change=change)
+
+
+def seat_bot_assign(*, game_id: int, seat: int, bot: str, by: str) -> CommandResult | None:
+    """A bot of level ``bot`` plays seat ``seat`` from now on (a player who left); it moves at
+    once when the seat is on turn."""
+
+    def change(game: Game, target: Seat):
+        engine = get_engine(game.kind)
+        if bot not in engine.bots:
+            raise ServiceError("unknown-bot", f"{engine.title} has no bot {bot!r}; choose one of {', '.join(engine.bots) or 'none'}.")
+        if target.is_bot and target.bot == bot:
+            return None
+        Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot)
+        return "seat-to-bot", {"seat": seat, "bot": bot}, [
+            {"type": "seat-to-bot", "seat": seat, "name": target.name, "bot": bot, "by": by}], None
+
+    return _admin_change(game_id=game_id, seat=seat, by=by, change=change)
+
+
+def game_pause(*, game_id: int, by: str, reason: str = "") -> CommandResult:
+    """Commands (and bots) wait until :func:`game_resume`: each is answered 409 game-paused."""
+
+    def change(game: Game, _seat):
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(f"game-{game.status}", f"Only an active game can be paused; this one is {game.status}.", version=game.version)
+        return "pause", {"reason": reason}, [{"type": "game-paused", "by": by, "reason": reason}], None
+
+    return _admin_change(game_id=game_id, by=by, change=change, status=Game.Status.PAUSED)
+
+
+def game_resume(*, game_id: int, by: str) -> CommandResult:
+    def change(game: Game, _seat):
+        if game.status != Game.Status.PAUSED:
+            raise Conflict(f"game-{game.status}", f"Only a paused game can be resumed; this one is {game.status}.", version=game.version)
+        return "resume", {}, [{"type": "game-resumed", "by": by}], None
+
+    return _admin_change(game_id=game_id, by=by, change=change, status=Game.Status.ACTIVE)
+
+
+def game_end(*, game_id: int, by: str, reason: str) -> CommandResult | None:
+    """The game master ends an active or paused game (it becomes ``abandoned``: the rules did
+    not finish it), saying why; a lobby game is abandoned with nothing logged."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("invalid-request", "reason: say why the game ends.")
+
+    def change(game: Game, _seat):
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED, Game.Status.LOBBY):
+            raise Conflict(f"game-{game.status}", f"This game is already {game.status}.", version=game.version)
+        return "end", {"reason": reason}, [{"type": "game-ended", "by": by, "reason": reason}], None
+
+    return _admin_change(game_id=game_id, by=by, change=change, status=Game.Status.ABANDONED)
+
+
+def _admin_change(*, game_id: int, by: str, change, seat: int | None = None, status: str | None = None) -> CommandResult | None:
+    """Runs ``change(game, seat)`` on the locked game; it writes its seat's row and returns
+    (action, arguments, events, new state or None), or None when nothing changes. Appends the
+    action to a started game's log with the new state and ``status``; tells everyone after commit."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        target = None
+        if seat is not None:
+            target = Seat.objects.filter(game=game, index=seat).first()
+            if target is None:
+                raise NotFound("seat-not-found", f"Game {game.code} has no seat {seat}.")
+        changed = change(game, target)
+        if changed is None:
+            return None
+        action, arguments, events, state = changed
+        now = timezone.now()
+        update: dict[str, Any] = {"updated_at": now}
+        if status is not None:
+            update["status"] = status
+            if status == Game.Status.ABANDONED:
+                update["finished_at"] = now
+        result = None
+        if game.version > 0:  # started: the change is in the log
+            update["version"] = game.version + 1
+            if state is not None:
+                update["state"] = state
+            Action.objects.create(
+                game=game, sequence=game.version + 1, seat=None,
+                command={"cmd": ADMIN, "action": action, "by": by, **arguments}, events=events,
+            )
+            result = CommandResult(version=game.version + 1, events=events, cmd=ADMIN)
+        Game.objects.filter(pk=game.pk).update(**update)
+        if state is not None and game.version > 0:
+            game.state, game.version = state, game.version + 1
+            hooks.state_saved(game.kind, game, state)
+        code = game.code
+        transaction.on_commit(lambda: (store.forget(code), _after_commit(game_id)))
+    store.forget(code)
+    return result
 
 
 def game_abandon(*, code: str, actor: Actor) -> Game:

@@ -28,15 +28,19 @@ def undo_plan(*, game: Game, actor: Actor, command: dict[str, Any]) -> tuple[dic
     actions = effective_actions(list(game.actions.order_by("sequence")))
     if not actions:
         raise ServiceError("nothing-to-undo", "Nothing has happened yet in this game.")
-    target = actions[-1]
+    # A game master's pause, resume, rename or bot is no move: undo takes back the last move.
+    moves = [a for a in actions if a.command.get("cmd") != "admin"]
+    if not moves:
+        raise ServiceError("nothing-to-undo", "Nothing has happened yet in this game.")
+    target = moves[-1]
     if target.command.get("cmd") == "edit-state":
         raise ServiceError("nothing-to-undo", "The last change was a game master's edit; it cannot be undone from the game.")
-    from .replay import action_replay
+    from .replay import action_replay, players_at_start
 
-    players = [s.name for s in game.seats.order_by("index")]
-    state = engine.setup(players=players, options=game.options, seed=game.seed)
-    for action in actions[:-1]:
-        state = action_replay(engine, state, action)
+    state = engine.setup(players=players_at_start(game, actions), options=game.options, seed=game.seed)
+    for action in actions:
+        if action is not target:
+            state = action_replay(engine, state, action)
     if engine.turn_key(state) != engine.turn_key(game.state):
         raise ServiceError("nothing-to-undo", "Nothing to undo in this turn: undo never reaches into the previous turn.")
     if not actor.is_host and actor.seat != target.seat:

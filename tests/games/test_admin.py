@@ -265,7 +265,7 @@ def _admin_login():
 async def test_a_rename_through_admin_reaches_a_connected_phone_and_is_in_the_log():
     from channels.db import database_sync_to_async
 
-    from .test_consumers import connected, receive_type
+    from .test_consumers import connected
 
     code, tokens = await database_sync_to_async(make_game)()
     phone, first = await connected(code, tokens[1])

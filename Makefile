@@ -1,4 +1,5 @@
-# Junction: `make run` serves the app, `make test` runs the whole suite.
+# Junction: `make run` serves the app, `make host` serves a table to the phones on this network,
+# `make test` runs the whole suite.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -8,25 +9,38 @@ HOST   ?= 127.0.0.1
 PG_URL    ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-default test-services install migrate lint bench clean
+.PHONY: run host test test-default test-services install install-run migrate lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet ".[dev]"
+# What the app runs on (make run, make host) ...
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet "."
 	touch $@
 
+# ... and the test and lint tools with it (make test, lint, bench).
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet ".[dev]"
+	touch $@ $(VENV)/.installed-run
+
+install-run: $(VENV)/.installed-run
 install: $(VENV)/.installed
 
-migrate: install
+migrate: install-run
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Junction on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# A table on this local network: every interface, DEBUG off, compressed static files; prints the
+# address phones open and its QR code (scripts/host.py; README "Hosting a table").
+host: migrate
+	JUNCTION_HOST=1 $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	PORT=$(PORT) $(BIN)/python scripts/host.py
 
 test: install
 	@$(MAKE) --no-print-directory test-default

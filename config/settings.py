@@ -33,16 +33,46 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DJANGO_ENV = os.environ.get("DJANGO_ENV", "development").strip().lower()
 PRODUCTION = DJANGO_ENV == "production"
-DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION)
+# Hosting a table (`make host`): this machine serves the phones of one table on a trusted local
+# network. DEBUG off, compressed and cached static files, the hosts it answers to are this machine's
+# LAN address and localhost, and join links carry the LAN address (games/links.py). Not production:
+# plain HTTP, and a secret key of its own kept in var/ unless DJANGO_SECRET_KEY is set.
+JUNCTION_HOST = env_bool("JUNCTION_HOST", False)
+if JUNCTION_HOST and PRODUCTION:
+    raise ImproperlyConfigured("JUNCTION_HOST hosts a table on a trusted local network; it is not for DJANGO_ENV=production.")
+# The address phones reach this server at, when it is not this machine's own (a reverse proxy, a
+# tunnel): join links and QR codes carry it, whatever address the page was opened at.
+JUNCTION_PUBLIC_URL = os.environ.get("JUNCTION_PUBLIC_URL", "").strip().rstrip("/")
+if JUNCTION_PUBLIC_URL and not JUNCTION_PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("JUNCTION_PUBLIC_URL must start with http:// or https:// (e.g. https://table.example.org).")
+DEBUG = env_bool("DJANGO_DEBUG", default=not PRODUCTION and not JUNCTION_HOST)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_ENV=production.")
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+    if JUNCTION_HOST:  # on a network: never the public development key; one of its own, kept
+        import secrets
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if not PRODUCTION else ["localhost", "127.0.0.1"])
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+        key_file = BASE_DIR / "var" / "host-secret-key"
+        if not key_file.exists():
+            key_file.parent.mkdir(exist_ok=True)
+            key_file.touch(mode=0o600)
+            key_file.write_text(secrets.token_urlsafe(50))
+        SECRET_KEY = key_file.read_text().strip()
+    else:
+        SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+
+if JUNCTION_HOST:
+    from urllib.parse import urlsplit
+
+    from config.lan import lan_address
+
+    _host_names = ["localhost", "127.0.0.1", "[::1]", lan_address() or "", urlsplit(JUNCTION_PUBLIC_URL).hostname or ""]
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [h for h in _host_names if h])
+else:
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["*"] if not PRODUCTION else ["localhost", "127.0.0.1"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [JUNCTION_PUBLIC_URL] if JUNCTION_PUBLIC_URL else [])
 
 INSTALLED_APPS = [
     "daphne",
@@ -236,19 +266,19 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("JUNCTION_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if PRODUCTION
+            if PRODUCTION or JUNCTION_HOST  # collectstatic first (make host does)
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }
-WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_USE_FINDERS = not (PRODUCTION or JUNCTION_HOST)
 
 # Request bodies: commands are small; refuse anything large early.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024

@@ -14,6 +14,7 @@ from django.views.decorators.cache import cache_control
 
 from .engines.registry import all_engines, get_engine
 from .errors import NotFound
+from .links import public_url
 from .selectors import game_get, game_summary, open_games
 
 
@@ -41,7 +42,7 @@ def room(request, code: str):
     game = _game_or_404(code)
     engine = get_engine(game.kind)
     play_template = select_template([f"games/play/{game.kind}.html", "games/play/generic.html"])
-    join_url = request.build_absolute_uri(reverse("join", args=[game.code]))
+    join_url = public_url(request, reverse("join", args=[game.code]))
     qr_svg = segno.make(join_url, error="m").svg_inline(scale=5, dark="#1b1b1b", light="#ffffff", title=f"Join {game.code}")
     return render(
         request,
@@ -62,10 +63,10 @@ def replay(request, code: str):
     return render(request, "games/replay.html", {"game": game_summary(game), "play_template": play_template.template.name})
 
 
-@cache_control(max_age=3600)
+@cache_control(max_age=300)  # the address in it may change (a laptop on another network)
 def join_qr(request, code: str):
     game = _game_or_404(code)
-    qr = segno.make(request.build_absolute_uri(reverse("join", args=[game.code])), error="m")
+    qr = segno.make(public_url(request, reverse("join", args=[game.code])), error="m")
     out = io.BytesIO()
     qr.save(out, kind="svg", scale=5, dark="#1b1b1b", light="#ffffff", title=f"Join {game.code}")
     return HttpResponse(out.getvalue(), content_type="image/svg+xml")

@@ -59,7 +59,7 @@ class DaphneServer:
                 self.proc.wait()
 
 
-def start_daphne(extra_env: dict[str, str] | None = None, port: int | None = None) -> DaphneServer:
+def start_daphne(extra_env: dict[str, str] | None = None, port: int | None = None, bind: str = "127.0.0.1") -> DaphneServer:
     port = port or free_port()
     env = {
         **os.environ,
@@ -82,7 +82,7 @@ def start_daphne(extra_env: dict[str, str] | None = None, port: int | None = Non
     logs.mkdir(parents=True, exist_ok=True)
     log = logs / f"daphne-{port}.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", bind, "-p", str(port), "config.asgi:application"],
         cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
     )
     server = DaphneServer(port, proc, log)

@@ -816,7 +816,12 @@ class WoodAndSteelEngine(Engine):
         c["fulfilled_round"] = state["round"]
         c["holder"] = seat
         p["fulfilled"].append(c["id"])
-        p["deliveries"][c["commodity"]] = p["deliveries"].get(c["commodity"], 0) + 1
+        bankrupt = p["money"] + net < 0
+        # "If a player has gone bankrupt fulfilling a contract, they earn no railroad ties":
+        # a bankrupt delivery counts toward neither breadth nor depth (issue 18; games
+        # started before it tallied it first, and replay as they were played)
+        if not bankrupt or not self._by_route(state):
+            p["deliveries"][c["commodity"]] = p["deliveries"].get(c["commodity"], 0) + 1
         st = state["stats"]
         st["deliveries_to"][dest] = st["deliveries_to"].get(dest, 0) + 1
         st["deliveries_of"][c["commodity"]] = st["deliveries_of"].get(c["commodity"], 0) + 1
@@ -824,7 +829,6 @@ class WoodAndSteelEngine(Engine):
             p["active_cities"].remove(dest)
         p["active_cities"].append(dest)
         p["last_destination"] = dest
-        bankrupt = p["money"] + net < 0
         ev = {"type": "contract-fulfilled", "seat": seat, "contract": c["id"], "commodity": c["commodity"], "destination": dest, "income": income, "debt_service": service, "ties": 0}
         if bankrupt:
             shortfall = -(p["money"] + net)
@@ -848,7 +852,8 @@ class WoodAndSteelEngine(Engine):
                 ties += bonus
             ev["ties"] = ties
             events.append(ev)
-        if board.cities[dest]["west_coast"]:
+        if board.cities[dest]["west_coast"] and (not bankrupt or not self._by_route(state)):
+            # a bankrupt West Coast delivery scores nothing, so the game's first +3 stays open
             state["west_coast_delivered"] = True
         if c["type"] == "private":
             p["private"] = None

@@ -447,7 +447,8 @@ def test_debt_service_and_bankruptcy_with_auction():
     ev = ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": c["id"]})
     bk = next(e for e in ev if e["type"] == "bankruptcy")
     assert bk["shortfall"] == 40_000 - 3_000 and bk["owed"] == 42_000 and bk["ties_lost"] == 5
-    assert ENGINE._ties(state, p) == ties_before - 5 + 1  # breadth grew by one commodity, no delivery ties
+    assert ENGINE._ties(state, p) == ties_before - 5  # no delivery ties, no breadth for the bankrupt delivery
+    assert p["deliveries"] == {"steel": 1}
     assert p["bankrupt_owed"] == 42_000
     assert all(cmd["cmd"] == "sell-track" for cmd in ENGINE.legal_commands(state, seat=seat))
     with pytest.raises(RulesError):

@@ -75,7 +75,10 @@ def check_invariants(state, events):
         assert len(deliveries) + len(bankruptcies) == len(p["fulfilled"])
         for e in deliveries:
             assert e["ties"] == ENGINE._contract(state, e["contract"])["ties"]
-        assert sum(p["deliveries"].values()) == len(p["fulfilled"])
+        # breadth and depth count paid deliveries only (a bankrupt delivery earns no ties);
+        # games started before issue 18 counted every fulfilled contract
+        paid = len(deliveries) if opts.get("segment_unit", "length") == "route" else len(p["fulfilled"])
+        assert sum(p["deliveries"].values()) == paid
         view_ties = ENGINE.view(state, seat=p["seat"])["players"][p["seat"]]["ties"]
         counts = [n for n in p["deliveries"].values() if n]
         expected = sum(e["ties"] for e in p["tie_log"]) + sum(e["ties"] for e in p["end_bonus"])

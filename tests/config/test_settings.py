@@ -57,16 +57,41 @@ def test_production_with_redis_and_several_processes_starts():
     assert "ONE server process" not in out.stderr
 
 
+_GC_PROBE = """
+import gc, threading, time, config.asgi
+print(*gc.get_threshold(), gc.get_freeze_count() > 0, any(t.name == "junction-gc" for t in threading.enumerate()))
+before = gc.get_stats()[2]["collections"]
+time.sleep(1.5)
+print(gc.get_stats()[2]["collections"] - before)
+"""
+
+
 def _asgi_gc(**env: str) -> tuple[int, ...]:
-    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "JUNCTION_GC_THRESHOLD"}}
+    return _asgi_gc_run(**env)[0]
+
+
+def _asgi_gc_run(**env: str) -> tuple[tuple[int, ...], bool, int]:
+    """(thresholds, whether the full-collection thread runs, full collections in 1.5 s)."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in {"DATABASE_URL", "REDIS_URL", "JUNCTION_GC_THRESHOLD", "JUNCTION_GC_FULL_SECONDS"}}
     out = subprocess.run(
-        [sys.executable, "-c", "import gc, config.asgi; print(*gc.get_threshold(), gc.get_freeze_count() > 0)"],
+        [sys.executable, "-c", _GC_PROBE],
         cwd=ROOT, env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", **env}, capture_output=True, text=True, timeout=60,
     )
     assert out.returncode == 0, out.stderr
-    *threshold, frozen = out.stdout.split()
+    first, second = out.stdout.splitlines()
+    *threshold, frozen, collector = first.split()
     assert frozen == "True"  # what was loaded at start-up is out of the collector's reach
-    return tuple(map(int, threshold))
+    return tuple(map(int, threshold)), collector == "True", int(second)
+
+
+def test_the_asgi_process_collects_in_full_on_a_timer():
+    _, running, _ = _asgi_gc_run()
+    assert running  # every JUNCTION_GC_FULL_SECONDS (60 by default)
+    _, running, collections = _asgi_gc_run(JUNCTION_GC_FULL_SECONDS="0.2")
+    assert running and collections >= 3
+    _, running, collections = _asgi_gc_run(JUNCTION_GC_FULL_SECONDS="0")
+    assert not running and collections == 0
 
 
 def test_the_asgi_process_collects_garbage_rarely_and_the_thresholds_can_be_set():

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bench.common import PrivateRedis
 from tests.support.boards import ensure_wood_and_steel_board  # noqa: F401  (the e2e tests import it from here)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,39 +168,15 @@ def run_async(coro_factory, timeout: float = 60):
 # --- helpers for the fault, abuse and secrets tests ------------------------------------
 
 
-class RedisServer:
+class RedisServer(PrivateRedis):
     """A throwaway redis-server on its own port (never the shared one on 6379), so a test
-    may stop and restart it without disturbing anything else."""
-
-    def __init__(self, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
+    may stop and restart it without disturbing anything else (bench.common.PrivateRedis)."""
 
     def start(self) -> RedisServer:
-        binary = shutil.which("redis-server")
-        if binary is None:
+        if shutil.which("redis-server") is None:
             pytest.skip("redis-server is not installed")
-        self.proc = subprocess.Popen(
-            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server on {self.port} did not come up")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-        self.proc = None
+        super().start()
+        return self
 
 
 @pytest.fixture

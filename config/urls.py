@@ -1,8 +1,6 @@
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.http import JsonResponse
 from django.urls import include, path
-from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api.health import LivenessView, ReadinessView
@@ -26,14 +24,3 @@ urlpatterns = [
     path("", include("companion.page_urls")),
     path("", include("games.urls")),
 ]
-
-
-def not_found(request, exception):
-    """No route matched (a path parameter that cannot be a game code included): the API's
-    JSON error under /api, Django's 404 page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"status": "error", "error": {"code": "not-found", "message": "Not found."}}, status=404)
-    return defaults.page_not_found(request, exception)
-
-
-handler404 = not_found

@@ -19,22 +19,15 @@ from typing import Any
 
 from django.conf import settings
 
-from .errors import DATABASE_BUSY_RETRY_AFTER
+from .errors import BUSY_PAGE, DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, error_body
 
 EXEMPT = ("/livez", "/readyz", "/healthz")
-BUSY_MESSAGE = "The server is busy; try again in a moment."
 
 
 def _busy_response(path: str) -> tuple[bytes, bytes]:
     if path.startswith("/api/"):
-        body = json.dumps({"status": "error", "error": {"code": "server-busy", "message": BUSY_MESSAGE}}).encode()
-        return body, b"application/json"
-    page = (
-        "<!doctype html><title>Busy</title><meta name=viewport content='width=device-width'>"
-        f"<meta http-equiv=refresh content='{DATABASE_BUSY_RETRY_AFTER + 1}'>"
-        f"<p>{BUSY_MESSAGE} This page reloads by itself.</p>"
-    )
-    return page.encode(), b"text/html; charset=utf-8"
+        return json.dumps(error_body("server-busy", DATABASE_BUSY_MESSAGE)).encode(), b"application/json"
+    return BUSY_PAGE.encode(), b"text/html; charset=utf-8"
 
 
 class HttpAdmission:

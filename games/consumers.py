@@ -26,8 +26,14 @@ from . import broadcast, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
-from .api.throttling import parse_rate
-from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
+from .api.throttling import fixed_window, parse_rate
+from .errors import (
+    DATABASE_BUSY_MESSAGE,
+    DATABASE_BUSY_RETRY_AFTER,
+    INTERNAL_ERROR_MESSAGE,
+    ServiceError,
+    database_busy,
+)
 
 MAX_FRAME = 64 * 1024
 # Daphne drops a handshake the application has not accepted within its connect timeout (5 s
@@ -43,6 +49,8 @@ class ConnectExpired(Exception):
 def _connect_in_time(began: float) -> None:
     if time.monotonic() - began > CONNECT_BUDGET:
         raise ConnectExpired
+
+
 # The answer when the database could not lend a connection in time (games.errors.database_busy).
 BUSY_FRAME = {
     "type": "error",
@@ -194,12 +202,11 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         if parsed is None:
             return None
         limit, duration = parsed
-        now = time.time()
-        window = int(now // duration)
+        window, left = fixed_window(time.time(), duration)
         if window != self._limit_window:
             self._limit_window, self._limit_count = window, 0
         self._limit_count += 1
-        return None if self._limit_count <= limit else max(1.0, (window + 1) * duration - now)
+        return None if self._limit_count <= limit else left
 
     def _sent(self, version: int | None) -> None:
         if version is not None and (self.version_sent is None or version > self.version_sent):
@@ -238,7 +245,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
                     return dict(BUSY_FRAME), outbox
                 # a defect: answer it like the HTTP API's 500 handler would
                 log.exception("command failed in game %s", self.code)
-                response = {"type": "error", "error": {"code": "internal-error", "message": "Something went wrong on the server."}}
+                response = {"type": "error", "error": {"code": "internal-error", "message": INTERNAL_ERROR_MESSAGE}}
         return response, outbox
 
     async def _answer(self, body: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,15 @@ class ServiceError(Exception):
         self.extra = extra
 
     def to_json(self) -> dict[str, Any]:
-        return {"status": "error", "error": {"code": self.code, "message": self.message}, **self.extra}
+        return error_body(self.code, self.message, **self.extra)
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The API's one error shape."""
+    return {"status": "error", "error": {"code": code, "message": message}, **extra}
+
+
+INTERNAL_ERROR_MESSAGE = "Something went wrong on the server."
 
 
 class NotFound(ServiceError):
@@ -44,6 +52,12 @@ class Conflict(ServiceError):
 
 DATABASE_BUSY_RETRY_AFTER = 1  # seconds a client is asked to wait (Retry-After)
 DATABASE_BUSY_MESSAGE = "The server is busy; try again in a moment."
+# What a page (not the API) answers when the server cannot serve it now: it reloads itself.
+BUSY_PAGE = (
+    "<!doctype html><title>Busy</title><meta name=viewport content='width=device-width'>"
+    f"<meta http-equiv=refresh content='{DATABASE_BUSY_RETRY_AFTER + 1}'>"
+    f"<p>{DATABASE_BUSY_MESSAGE} This page reloads by itself.</p>"
+)
 
 
 def database_busy(exc: BaseException) -> bool:

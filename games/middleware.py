@@ -6,11 +6,16 @@ import logging
 
 from django.http import HttpResponse, JsonResponse
 
-from .errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, database_busy
+from .errors import (
+    BUSY_PAGE,
+    DATABASE_BUSY_MESSAGE,
+    DATABASE_BUSY_RETRY_AFTER,
+    INTERNAL_ERROR_MESSAGE,
+    database_busy,
+    error_body,
+)
 
 log = logging.getLogger(__name__)
-
-INTERNAL_ERROR_MESSAGE = "Something went wrong on the server."
 
 
 # An error answer under /api that Django made itself (no route matched, a method not allowed,
@@ -26,7 +31,7 @@ _CODES = {
 
 
 def _api_error(code: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"status": "error", "error": {"code": code, "message": message}}, status=status)
+    return JsonResponse(error_body(code, message), status=status)
 
 
 class ErrorMiddleware:
@@ -66,12 +71,7 @@ class ErrorMiddleware:
             if api:
                 response = _api_error("database-busy", DATABASE_BUSY_MESSAGE, 503)
             else:
-                response = HttpResponse(
-                    "<!doctype html><title>Busy</title><meta name=viewport content='width=device-width'>"
-                    f"<meta http-equiv=refresh content='{DATABASE_BUSY_RETRY_AFTER + 1}'>"
-                    f"<p>{DATABASE_BUSY_MESSAGE} This page reloads by itself.</p>",
-                    status=503,
-                )
+                response = HttpResponse(BUSY_PAGE, status=503)
             response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)
             return response
         if api:

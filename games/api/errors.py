@@ -9,7 +9,13 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import RulesError
-from games.errors import DATABASE_BUSY_MESSAGE, DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
+from games.errors import (
+    DATABASE_BUSY_MESSAGE,
+    DATABASE_BUSY_RETRY_AFTER,
+    ServiceError,
+    database_busy,
+    error_body,
+)
 
 _DRF_CODES = {
     exceptions.ParseError: "malformed-json",
@@ -25,7 +31,7 @@ _DRF_CODES = {
 
 
 def error_response(code: str, message: str, http_status: int, **extra) -> Response:
-    return Response({"status": "error", "error": {"code": code, "message": message}, **extra}, status=http_status)
+    return Response(error_body(code, message, **extra), status=http_status)
 
 
 def _flatten(detail, prefix: str = "") -> list[str]:

@@ -144,6 +144,13 @@ def _count(key: str, ttl: int) -> int:
     return _count_in(FALLBACK, key, ttl)
 
 
+def fixed_window(now: float, duration: int) -> tuple[int, float]:
+    """The window ``now`` falls in, for windows of ``duration`` seconds, and the seconds a client
+    past the limit is asked to wait (what is left of the window, at least one)."""
+    window = int(now // duration)
+    return window, max(1.0, (window + 1) * duration - now)
+
+
 def hit(scope: str, ident: str, rate: str | None, now: float | None = None) -> float | None:
     """Count one request of ``ident`` under ``scope``; None when within ``rate``, else the
     seconds until its window ends."""
@@ -152,13 +159,13 @@ def hit(scope: str, ident: str, rate: str | None, now: float | None = None) -> f
         return None
     limit, duration = parsed
     now = time.time() if now is None else now
-    window = int(now // duration)
+    window, left = fixed_window(now, duration)
     count = _count(f"rl:{scope}:{ident}:{window}", duration + 1)
     if count <= limit:
         return None
     if count == limit + 1:  # once per window, not once per refused request
         log.info("rate limit %s (%s) reached by %s", scope, rate, ident)
-    return max(1.0, (window + 1) * duration - now)
+    return left
 
 
 def check(scope: str, *, address: str, seat: str | None, now: float | None = None) -> float | None:

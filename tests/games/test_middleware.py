@@ -12,13 +12,13 @@ from .factories import make_game
 pytestmark = pytest.mark.django_db
 
 
+def a_defect(**kwargs):
+    raise RuntimeError("a defect")
+
+
 def test_a_defect_under_api_is_the_json_error_not_an_html_page(monkeypatch):
     code, _ = make_game()
-
-    def broken(**kwargs):
-        raise RuntimeError("a defect")
-
-    monkeypatch.setattr(selectors, "actions_after", broken)
+    monkeypatch.setattr(selectors, "actions_after", a_defect)
     client = Client(raise_request_exception=False)
     response = client.get(f"/api/games/{code}/actions", {"after": 0})
     assert response.status_code == 500
@@ -28,11 +28,7 @@ def test_a_defect_under_api_is_the_json_error_not_an_html_page(monkeypatch):
 
 def test_a_defect_on_a_page_is_left_to_django(monkeypatch):
     code, _ = make_game()
-
-    def broken(**kwargs):
-        raise RuntimeError("a defect")
-
-    monkeypatch.setattr(views, "game_get", broken)
+    monkeypatch.setattr(views, "game_get", a_defect)
     client = Client(raise_request_exception=False)
     response = client.get(f"/games/{code}/")
     assert response.status_code == 500

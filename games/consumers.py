@@ -5,7 +5,8 @@ on connect and after every change; ``{"type": "game", "game": summary}`` when se
 or status change; ``{"type": "result", ...}`` / ``{"type": "error", "error": {...}}``
 answering a command the client sent (echoing its ``command_id``); a result comes after the
 state it produced, so a client holding the answer holds the new state too.
-Client → server: the same bodies as ``POST /api/games/{code}/commands``.
+Client → server: the same bodies as ``POST /api/games/{code}/commands``; the exact text
+``{"type":"ping"}`` is the page's heartbeat, answered ``{"type":"pong"}`` (no database, no limit).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from .errors import (
 )
 
 MAX_FRAME = 64 * 1024
+# The page's heartbeat: exactly this text is answered with PONG at once, so a page notices a
+# connection that went quiet (a dropped Wi-Fi closes nothing) within seconds.
+PING, PONG = '{"type":"ping"}', '{"type":"pong"}'
 # Daphne drops a handshake the application has not accepted within its connect timeout (5 s
 # by default): database work for a handshake still queued after this long is skipped, not done
 # for a client that is gone (under a reconnect storm that wasted work is what kept it going).
@@ -140,6 +144,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "actor"):
+            return
+        if text_data == PING:  # the page's heartbeat (static/js/junction.js): no database, no limit
+            await self.send(text_data=PONG)
             return
         if bytes_data is not None or text_data is None:
             await self._error("binary-not-supported", "Send commands as JSON text frames.")

@@ -16,6 +16,9 @@ const Junction = (() => {
   }
   function seatFor(code) { return allTokens()[code] || null; }
 
+  // The socket's heartbeat: the exact frames games/consumers.py answers without other work.
+  const PING = '{"type":"ping"}', PONG = '{"type":"pong"}';
+
   const BUSY_RETRIES = 5;  // a busy server (503 + Retry-After) is asked again this many times
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   function retryDelay(seconds) { return (Number(seconds) > 0 ? Number(seconds) * 1000 : 1000) + Math.random() * 300; }
@@ -54,28 +57,83 @@ const Junction = (() => {
   }
 
   /* A live connection to one game. handlers: onState(payload), onGame(summary),
-   * onStatus("open"|"connecting"|"closed"), onError(error). */
+   * onStatus("open"|"connecting"|"closed"|"offline"), onError(error).
+   * "open" means live: the socket is up and the server's snapshot (the resync) has arrived.
+   * "closed" means the socket dropped (or went silent: see HEARTBEAT) and it is reconnecting;
+   * it stays "closed" until the next socket is live again. "connecting" is only the first
+   * connection of the page; "offline" is final (no such game, a token refused). */
+  const HEARTBEAT = { every: 1000, quiet: 2400, dead: 8000 };  // ms; see watch() below
   function connectGame(code, token, handlers) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = proto + "//" + location.host + "/ws/games/" + encodeURIComponent(code) + "/" + (token ? "?token=" + encodeURIComponent(token) : "");
     let socket = null, retry = 0, stopped = false, version = -1, timer = null;
+    let current = "", everLive = false, synced = false, heard = 0, watchdog = null;
     const pending = new Map();
 
-    function status(s) { if (handlers.onStatus) handlers.onStatus(s); }
+    function status(s) {
+      if (s === "connecting" && everLive) s = "closed";  // a reconnection: still "reconnecting"
+      if (s === current) return;
+      current = s;
+      if (handlers.onStatus) handlers.onStatus(s);
+    }
+
+    function failPending() {
+      for (const [id, waiter] of pending) waiter({ type: "error", error: { code: "disconnected", message: "Connection lost; please retry." } });
+      pending.clear();
+    }
+
+    // The socket has gone (closed, or silent for too long): tell the page, and try again.
+    function dropped(which, permanent) {
+      if (which !== socket) return;  // an older socket we already gave up on
+      socket = null;
+      synced = false;
+      status(stopped || permanent ? "offline" : "closed");
+      failPending();
+      if (stopped || permanent) return;
+      const delay = Math.min(10000, 300 * Math.pow(2, retry++)) + Math.random() * 200;
+      clearTimeout(timer);
+      timer = setTimeout(open, delay);
+    }
+
+    // A dropped Wi-Fi or a sleeping server closes nothing: the socket just goes quiet. While
+    // the page is visible a ping goes out after HEARTBEAT.every of silence (the server answers
+    // at once, without touching the database); after HEARTBEAT.quiet with no frame at all the
+    // badge says "reconnecting" (live again with the next frame), after HEARTBEAT.dead the
+    // socket is given up and a new one opened (which resyncs).
+    function watch() {
+      if (!socket || socket.readyState !== 1 || document.visibilityState !== "visible") return;
+      const silent = Date.now() - heard;
+      if (silent >= HEARTBEAT.dead) {
+        const old = socket;
+        dropped(old, false);
+        try { old.close(); } catch (e) { /* already closing */ }
+        return;
+      }
+      if (silent >= HEARTBEAT.quiet) status("closed");
+      if (silent >= HEARTBEAT.every) { try { socket.send(PING); } catch (e) { /* the close event follows */ } }
+    }
 
     function open() {
       if (stopped) return;
       clearTimeout(timer);
       status("connecting");
-      socket = new WebSocket(url);
-      socket.onopen = () => { retry = 0; status("open"); };
-      socket.onmessage = (event) => {
+      const mine = socket = new WebSocket(url);
+      mine.onopen = () => { if (mine !== socket) return; retry = 0; heard = Date.now(); };
+      mine.onmessage = (event) => {
+        if (mine !== socket) return;
+        heard = Date.now();
+        if (event.data === PONG) { if (synced) status("open"); return; }
         let msg;
         try { msg = JSON.parse(event.data); } catch (e) { return; }
+        // The snapshot (the resync) starts with the game's summary after every (re)connection;
+        // the page is live once it is drawn: with the state, or the summary alone at version 0
+        // (the lobby: no state yet).
+        if (msg.type === "game" || msg.type === "state") synced = true;
         if (msg.type === "state") {
-          if (msg.version < version) return;  // an older broadcast overtaken by a newer one
-          version = msg.version;
-          if (handlers.onState) handlers.onState(msg);
+          if (msg.version >= version) {  // else an older broadcast overtaken by a newer one
+            version = msg.version;
+            if (handlers.onState) handlers.onState(msg);
+          }
         } else if (msg.type === "game") {
           if (handlers.onGame) handlers.onGame(msg.game);
         } else if (msg.type === "result" || msg.type === "error") {
@@ -83,24 +141,27 @@ const Junction = (() => {
           if (waiter) { pending.delete(msg.command_id); waiter(msg); }
           else if (msg.type === "error" && handlers.onError) handlers.onError(msg.error);
         }
+        if (synced && (msg.type !== "game" || (msg.game && !(msg.game.version > 0)))) { everLive = true; status("open"); }
       };
-      socket.onclose = (event) => {
-        status("closed");
-        for (const [id, waiter] of pending) waiter({ type: "error", error: { code: "disconnected", message: "Connection lost; please retry." } });
-        pending.clear();
-        if (stopped || event.code === 4404 || event.code === 4401 || event.code === 4403) return;
-        const delay = Math.min(10000, 300 * Math.pow(2, retry++)) + Math.random() * 200;
-        timer = setTimeout(open, delay);
-      };
+      mine.onclose = (event) => dropped(mine, event.code === 4404 || event.code === 4401 || event.code === 4403);
     }
 
     // Phones sleep: when the page becomes visible again, make sure we are live.
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible" && (!socket || socket.readyState > 1)) { retry = 0; open(); }
+      if (document.visibilityState !== "visible") return;
+      if (!socket || socket.readyState > 1) { retry = 0; open(); } else heard = Math.max(heard, Date.now() - HEARTBEAT.every);
     });
     window.addEventListener("online", () => { if (!socket || socket.readyState > 1) { retry = 0; open(); } });
+    // The device says its network is gone: the socket is as good as dead.
+    window.addEventListener("offline", () => {
+      if (!socket) return;
+      const old = socket;
+      dropped(old, false);
+      try { old.close(); } catch (e) { /* already closing */ }
+    });
 
     open();
+    watchdog = setInterval(watch, 500);
 
     return {
       get version() { return version; },
@@ -120,8 +181,43 @@ const Junction = (() => {
           await sleep(retryDelay(answer.retry_after));
         }
       },
-      close() { stopped = true; clearTimeout(timer); if (socket) socket.close(); },
+      close() { stopped = true; clearTimeout(timer); clearInterval(watchdog); if (socket) socket.close(); },
     };
+  }
+
+  // ---- text that never shows null, undefined, NaN or [object Object] --------------------
+  const MISSING = "—";
+  const numberFormat = new Intl.NumberFormat("en-US");
+  /* Any value as page text: numbers grouped ("1,234"), lists joined, a missing or unprintable
+   * value (null, undefined, NaN, ±Infinity, an object, "") as `fallback` ("—" unless given). */
+  function text(value, fallback) {
+    const none = fallback === undefined ? MISSING : fallback;
+    if (value === null || value === undefined) return none;
+    if (typeof value === "number") return Number.isFinite(value) ? numberFormat.format(value) : none;
+    if (typeof value === "string") return value === "" ? none : value;
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value)) { const parts = value.map((v) => text(v, "")).filter(Boolean); return parts.length ? parts.join(", ") : none; }
+    return none;  // an object (or a function, a symbol) has no text of its own
+  }
+  /* A whole number for a count or a price: `fallback` ("—") when it is not a finite number. */
+  function number(value, fallback) {
+    const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    return typeof n === "number" && Number.isFinite(n) ? numberFormat.format(n) : (fallback === undefined ? MISSING : fallback);
+  }
+
+  // ---- plurals through the language's plural rules ---------------------------------------
+  const pluralRules = new Intl.PluralRules("en-US");
+  /* "1 unit", "2 units", "0 units", "1,500 units": plural(n, "unit", "units"). `other`
+   * defaults to `one` + "s". A missing count shows as "— units". */
+  function plural(n, one, other) {
+    const many = other === undefined ? one + "s" : other;
+    const count = typeof n === "number" ? n : Number(n);
+    if (!Number.isFinite(count)) return MISSING + " " + many;
+    return numberFormat.format(count) + " " + (pluralRules.select(count) === "one" ? one : many);
+  }
+  /* Only the word: pluralWord(3, "tie") → "ties". */
+  function pluralWord(n, one, other) {
+    return pluralRules.select(Number(n)) === "one" ? one : (other === undefined ? one + "s" : other);
   }
 
   function el(tag, attrs, ...children) {
@@ -130,12 +226,14 @@ const Junction = (() => {
       if (v === null || v === undefined || v === false) continue;
       if (k === "class") node.className = v;
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (k === "text") node.textContent = v;
+      else if (k === "text") node.textContent = typeof v === "number" ? (Number.isFinite(v) ? String(v) : MISSING) : text(v, "");
       else node.setAttribute(k, v === true ? "" : v);
     }
     for (const child of children.flat()) {
       if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+      if (child instanceof Node) { node.append(child); continue; }
+      // Plain numbers keep their digits ("1500"): use Junction.number for grouping.
+      node.append(document.createTextNode(typeof child === "number" ? (Number.isFinite(child) ? String(child) : MISSING) : text(child, "")));
     }
     return node;
   }
@@ -145,11 +243,95 @@ const Junction = (() => {
     return node ? JSON.parse(node.textContent) : null;
   }
 
-  function showError(node, message) {
-    if (!node) return;
-    node.textContent = message || "";
-    node.hidden = !message;
+  // ---- errors next to the control that caused them -----------------------------------------
+  // The control a person used last (a tap, a key, a submitted form): an error that follows it
+  // within ERROR_WINDOW is shown beside it, where their eyes and finger are, not at the top.
+  const ERROR_WINDOW = 15000;
+  const CONTROLS = "button, input, select, textarea, summary, a[href], [role=tab], [role=button]";
+  let lastControl = null, lastControlAt = 0;
+  function noteControl(node) {
+    const control = node && node.closest ? node.closest(CONTROLS) : null;
+    if (control) { lastControl = control; lastControlAt = Date.now(); }
+  }
+  document.addEventListener("click", (e) => noteControl(e.target), true);
+  document.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") noteControl(e.target); }, true);
+  document.addEventListener("submit", (e) => noteControl(e.submitter || e.target.querySelector("[type=submit]") || e.target), true);
+
+  // One polite-but-prompt announcer for screen readers, made on first use.
+  function announce(message) {
+    let region = document.getElementById("junction-announcer");
+    if (!region) {
+      region = el("div", { id: "junction-announcer", class: "sr-only", role: "alert", "aria-live": "assertive", "aria-atomic": "true" });
+      document.body.append(region);
+    }
+    region.textContent = "";
+    // A change of text after a tick is announced even when the same message repeats.
+    if (message) setTimeout(() => { region.textContent = message; }, 50);
   }
 
-  return { api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId };
+  function inView(node) {
+    const r = node.getBoundingClientRect();
+    const top = (document.querySelector(".topbar") || { offsetHeight: 0 }).offsetHeight;
+    return r.bottom > top && r.top < window.innerHeight && r.height > 0;
+  }
+  function reveal(node) {
+    if (!inView(node)) node.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+
+  const inlineFor = new WeakMap();  // page-level error box → the inline error shown instead
+  function clearInline(box) {
+    const inline = box && inlineFor.get(box);
+    if (!inline) return;
+    inlineFor.delete(box);
+    if (inline.control && inline.control.getAttribute("aria-describedby") === inline.node.id) inline.control.removeAttribute("aria-describedby");
+    inline.node.remove();
+  }
+
+  /* Show `message` for a failed act (or clear it with ""). `node` is the page's error box for
+   * that area; `control` the control that caused it (default: the control the person used
+   * last, if within ERROR_WINDOW and still on the page). With a control the message appears
+   * right after it (a line of its own in a row of buttons), tied to it by aria-describedby;
+   * either way it is announced and scrolled into view when off screen. */
+  function showError(node, message, control) {
+    if (!node) return;
+    clearInline(node);
+    node.textContent = message ? text(message) : "";
+    node.hidden = !message;
+    if (!message) return;
+    let near = control;
+    if (near === undefined && lastControl && Date.now() - lastControlAt < ERROR_WINDOW) near = lastControl;
+    if (near && near.isConnected && !node.contains(near) && near.offsetParent !== null) {
+      const id = "err-" + Math.random().toString(36).slice(2, 9);
+      const inline = el("p", { class: "error inline-error", id, "data-error-for": node.id || null }, text(message));
+      // After the control, or after the label or summary it sits in.
+      const anchor = near.closest("label, summary") || near;
+      (anchor.tagName === "SUMMARY" ? anchor.parentElement : anchor).after(inline);
+      if (!near.hasAttribute("aria-describedby")) near.setAttribute("aria-describedby", id);
+      inlineFor.set(node, { node: inline, control: near });
+      node.hidden = true;  // one place only: next to the control
+      announce(text(message));
+      reveal(inline);
+      return;
+    }
+    announce(node.getAttribute("role") === "alert" ? "" : text(message));  // role=alert speaks for itself
+    reveal(node);
+  }
+
+  // ---- the live badge ----------------------------------------------------------------------
+  /* A connectGame onStatus handler that keeps a badge true: "connecting…", "live",
+   * "reconnecting…" (a socket that dropped or went quiet, until the page is live again) and
+   * "offline" once given up. The badge's data-state is the status itself. */
+  function liveBadge(node) {
+    const words = { open: "live", connecting: "connecting…", closed: "reconnecting…", offline: "offline" };
+    return (status) => {
+      if (!node) return;
+      node.dataset.state = status;
+      node.textContent = words[status] || status;
+      node.setAttribute("role", "status");
+      node.title = status === "closed" ? "The connection dropped; reconnecting and catching up by itself." : "";
+    };
+  }
+
+  return { api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
+           text, number, plural, pluralWord, announce, liveBadge, MISSING };
 })();

@@ -34,7 +34,7 @@
   }
 
   const connection = Junction.connectGame(code, mine.token, {
-    onStatus(s) { const c = $("conn"); c.dataset.state = s; c.textContent = s === "open" ? "live" : s === "connecting" ? "connecting…" : "offline"; },
+    onStatus: Junction.liveBadge($("conn")),
     onGame: renderGame,
     onState(payload) {
       document.body.dataset.version = payload.version;

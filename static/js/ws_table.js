@@ -454,7 +454,7 @@
   }
 
   Junction.connectGame(code, token, {
-    onStatus(s) { const c = $("conn"); c.dataset.state = s; c.textContent = s === "open" ? "live" : s === "connecting" ? "connecting…" : "offline"; },
+    onStatus: Junction.liveBadge($("conn")),
     onGame(game) { summary = game; status = game.status; renderAll(); },
     onState(payload) {
       document.body.dataset.version = payload.version;

@@ -41,3 +41,44 @@ def test_page_reconnects_and_catches_up_without_reload(daphne, new_page):
         assert '"counter": 4' in phone.inner_text("#state-json")
     finally:
         server.stop()
+
+
+def test_the_live_badge_says_reconnecting_within_3_s_of_a_silent_drop_and_live_after_resync(daphne, new_page):
+    """A connection that goes quiet (Wi-Fi gone, server frozen) closes nothing: the page's
+    heartbeat notices within 3 s; once frames flow again the badge is live."""
+    import os
+    import signal
+    import time
+
+    server = daphne()
+    base = server.url
+    created = httpx.post(f"{base}/api/games", json={"kind": "toy", "name": "Ann", "options": {"target": 100}}).json()
+    code = created["code"]
+    httpx.post(f"{base}/api/games/{code}/seats", json={"name": "Bo"})
+    httpx.post(f"{base}/api/games/{code}/start", headers={"Authorization": f"Bearer {created['host_token']}"})
+    phone = new_page(width=360, height=740)
+    phone.goto(f"{base}/games/{code}/")
+    phone.wait_for_selector("#conn[data-state=open]")
+    assert phone.inner_text("#conn") == "live"
+    phone.wait_for_timeout(1500)  # a heartbeat or two while live: the badge stays live
+    assert phone.get_attribute("#conn", "data-state") == "open"
+
+    os.kill(server.proc.pid, signal.SIGSTOP)  # the socket stays open but nothing answers
+    try:
+        stopped = time.monotonic()
+        phone.wait_for_selector("#conn[data-state=closed]", timeout=4000)
+        assert time.monotonic() - stopped < 3.5
+        assert phone.inner_text("#conn") == "reconnecting…"
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    phone.wait_for_selector("#conn[data-state=open]", timeout=10_000)
+    assert phone.inner_text("#conn") == "live"
+
+    # The device going offline drops the socket at once; back online it resyncs and is live.
+    phone.context.set_offline(True)
+    phone.wait_for_selector("#conn[data-state=closed]", timeout=3000)
+    httpx.post(f"{base}/api/games/{code}/commands", json={"cmd": "add", "n": 1},
+               headers={"Authorization": f"Bearer {created['host_token']}"})
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#conn[data-state=open]", timeout=15_000)
+    phone.wait_for_selector("body[data-version='2']")

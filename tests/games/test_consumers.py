@@ -137,3 +137,19 @@ async def test_commands_past_the_rate_get_a_rate_limited_frame_and_the_socket_st
     assert (await receive_type(other, "result"))["version"] == 2
     for comm in (seat1, other):
         await comm.disconnect()
+
+
+async def test_the_heartbeat_is_answered_at_once_past_the_rate_and_changes_nothing(settings):
+    settings.JUNCTION_COMMAND_SEAT_RATE = "1/hour"
+    code, tokens = await database_sync_to_async(make_game)()
+    seat1, first = await connected(code, tokens[1])
+    for _ in range(3):  # past the command rate: a ping is not a command
+        await seat1.send_to(text_data='{"type":"ping"}')
+        assert await seat1.receive_from(timeout=3) == '{"type":"pong"}'
+    # Anything else that is not a command is still refused as before (and counted).
+    await seat1.send_to(text_data='{"type": "ping", "x": 1}')
+    assert (await receive_type(seat1, "error"))["error"]["code"] == "invalid-request"
+    watcher, now = await connected(code)
+    assert now["version"] == first["version"]
+    for comm in (seat1, watcher):
+        await comm.disconnect()

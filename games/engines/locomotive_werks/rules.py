@@ -96,6 +96,22 @@ def parse_command(command: Any) -> tuple[str, dict[str, int]]:
     return name, values
 
 
+NOT_YOUR_TURN = {"code": "not-your-turn", "message": "It is not your turn."}
+
+
+def _cannot_afford(what: str, cost: int, coins: int) -> dict[str, str]:
+    """``what`` is the start of the sentence, e.g. "Developing costs"."""
+    have = f"you have {coins} coin" + ("" if coins == 1 else "s")
+    return {"code": "cannot-afford", "message": f"{what} {cost} coins; {have}."}
+
+
+def _require_coins(coins: int, cost: int, what: str) -> None:
+    """The one affordability check: ``apply`` and the listing give the same reason."""
+    if coins < cost:
+        reason = _cannot_afford(what, cost, coins)
+        raise RulesError(reason["code"], reason["message"])
+
+
 def _find_card(player: dict[str, Any], space: int) -> dict[str, Any] | None:
     for card in player["cards"]:
         if card["space"] == space:
@@ -291,28 +307,45 @@ class LocomotiveWerks(Engine):
     def legal_commands(self, state: State, *, seat: int) -> list[Command]:
         if state["finished"] or seat != state["order"][state["turn"]]:
             return []
+        return [entry["command"] for entry in self.listing(state, seat=seat) if entry["reason"] is None]
+
+    def listing(self, state: State, *, seat: int | None) -> list[dict[str, Any]]:
+        """What ``seat`` may do in this phase, each with its price: a list of
+        ``{"command", "price", "reason"}``. ``price`` is the coins ``apply`` takes for the command
+        (0 for ``pass``); ``reason`` is None when the command is legal now, else the
+        ``{"code", "message"}`` that ``apply`` refuses it with (``not-your-turn`` while another
+        seat acts, ``cannot-afford``). The entries without a reason are exactly
+        ``legal_commands``, in the same order. Listed: every type the seat could develop if it had
+        the coins, and every unit count up to 6 on the receiving card (a card never sells more)."""
+        if state["finished"] or type(seat) is not int or not 0 <= seat < len(state["players"]):
+            return []
         player = state["players"][seat]
         coins = player["coins"]
-        commands: list[Command] = []
+        waiting = None if seat == state["order"][state["turn"]] else dict(NOT_YOUR_TURN)
+        out: list[dict[str, Any]] = []
+
+        def offer(command: Command, price: int, what: str) -> None:
+            reason = waiting
+            if reason is None and price > coins:
+                reason = _cannot_afford(what, price, coins)
+            out.append({"command": command, "price": price, "reason": reason})
+
         if state["phase"] == DEVELOPMENT:
             developed = player["developed"]
             for i, sp in enumerate(state["spaces"]):
-                if (
-                    sp["cards_left"] > 0
-                    and COST[i] <= coins
-                    and (i + 1) not in developed
-                    and _developable(sp)
-                ):
-                    commands.append({"cmd": "develop", "space": i + 1})
+                if sp["cards_left"] > 0 and (i + 1) not in developed and _developable(sp):
+                    offer({"cmd": "develop", "space": i + 1}, COST[i], "Developing costs")
         else:
             prod = PRODUCTION[state["options"]["production_costs"]]
             cards = player["cards"]
             for card in cards:
                 space = card["space"]
-                room = USEFUL_UNITS - card["units"]
-                most = min(room, coins // prod[space - 1])
-                for count in range(1, most + 1):
-                    commands.append({"cmd": "buy-units", "space": space, "count": count})
+                for count in range(1, USEFUL_UNITS - card["units"] + 1):
+                    offer(
+                        {"cmd": "buy-units", "space": space, "count": count},
+                        count * prod[space - 1],
+                        "These units cost",
+                    )
             for source in cards:
                 if source["units"] == 0:
                     continue
@@ -320,20 +353,19 @@ class LocomotiveWerks(Engine):
                     if not self.can_shift(state, source["space"], target["space"]):
                         continue
                     diff = prod[target["space"] - 1] - prod[source["space"] - 1]
-                    most = min(source["units"], USEFUL_UNITS - target["units"])
-                    if diff > 0:
-                        most = min(most, coins // diff)
-                    for count in range(1, most + 1):
-                        commands.append(
+                    for count in range(1, min(source["units"], USEFUL_UNITS - target["units"]) + 1):
+                        offer(
                             {
                                 "cmd": "shift-units",
                                 "from": source["space"],
                                 "to": target["space"],
                                 "count": count,
-                            }
+                            },
+                            count * diff,
+                            "This shift costs",
                         )
-        commands.append({"cmd": "pass"})
-        return commands
+        out.append({"command": {"cmd": "pass"}, "price": 0, "reason": waiting})
+        return out
 
     # -- commands ----------------------------------------------------------
     def apply(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
@@ -369,7 +401,7 @@ class LocomotiveWerks(Engine):
         require(_developable(sp), "not-developable", "This locomotive type cannot be developed now.")
         require(sp["cards_left"] > 0, "no-cards-left", "No cards of this type are left.")
         cost = COST[i]
-        require(player["coins"] >= cost, "cannot-afford", f"Developing costs {cost} coins.")
+        _require_coins(player["coins"], cost, "Developing costs")
 
         player["coins"] -= cost
         sp["cards_left"] -= 1
@@ -427,7 +459,7 @@ class LocomotiveWerks(Engine):
         card = _find_card(player, space)
         require(card is not None, "card-not-owned", "You do not have a card of this type.")
         cost = count * PRODUCTION[state["options"]["production_costs"]][space - 1]
-        require(player["coins"] >= cost, "cannot-afford", f"These units cost {cost} coins.")
+        _require_coins(player["coins"], cost, "These units cost")
         player["coins"] -= cost
         card["units"] += count
         return [{"type": "units-bought", "seat": seat, "space": space, "count": count, "cost": cost}]
@@ -447,7 +479,7 @@ class LocomotiveWerks(Engine):
         require(source["units"] >= count, "not-enough-units", "That card does not have that many units.")
         prod = PRODUCTION[state["options"]["production_costs"]]
         cost = count * (prod[to_space - 1] - prod[from_space - 1])
-        require(player["coins"] >= cost, "cannot-afford", f"This shift costs {cost} coins.")
+        _require_coins(player["coins"], cost, "This shift costs")
         player["coins"] -= cost
         source["units"] -= count
         target["units"] += count
@@ -727,6 +759,7 @@ class LocomotiveWerks(Engine):
             "last_round": _copy_report(state["last_round"]),
             "finished": state["finished"],
             "winners": list(state["winners"]),
+            "listing": self.listing(state, seat=seat),
         }
 
     # -- bots ------------------------------------------------------------------

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from django.http import HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 
 from .errors import (
     BUSY_PAGE,
@@ -30,6 +32,15 @@ _CODES = {
 }
 
 
+def _site_page(path: str) -> bool:
+    """A page of the site a person opens (not the API, the admin or a static file)."""
+    return not path.startswith(("/api/", "/admin/", "/static/"))
+
+
+def _is_html(response) -> bool:
+    return response.get("Content-Type", "").startswith("text/html")
+
+
 def _api_error(code: str, message: str, status: int) -> JsonResponse:
     return JsonResponse(error_body(code, message), status=status)
 
@@ -42,7 +53,9 @@ class ErrorMiddleware:
     - any other exception under ``/api`` is the API's JSON error ``internal-error`` (500),
       never Django's HTML page, so a client always finds a ``code``;
     - any other error answer under ``/api`` that is not JSON (Django's 404 page when no route
-      matched, in development too, say) is replaced by the API's JSON error for its status.
+      matched, in development too, say) is replaced by the API's JSON error for its status;
+    - elsewhere a 404 is the site's own page (templates/404.html) in development too (with
+      DEBUG off Django renders it itself, and templates/500.html for a failure).
 
     DRF views answer their own errors through ``games.api.errors``; this covers the pages, the
     admin, and what DRF's handler passes on (a defect)."""
@@ -63,6 +76,10 @@ class ErrorMiddleware:
                 if header in response:
                     replaced[header] = response[header]
             return replaced
+        if response.status_code == 404 and settings.DEBUG and _site_page(request.path) and _is_html(response):
+            # In development too, a person who mistyped a game code or followed a stale link
+            # sees the site's own 404 page (templates/404.html), not Django's debug page.
+            return page_not_found(request, Http404())
         return response
 
     def process_exception(self, request, exception):

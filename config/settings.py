@@ -334,6 +334,8 @@ JUNCTION_READ_SEAT_RATE = os.environ.get("JUNCTION_READ_SEAT_RATE", "600/min")
 # Lobby games nobody started, joined or changed for this many seconds become abandoned
 # (manage.py expire_lobby_games; the Procfile's scheduler runs it hourly).
 JUNCTION_LOBBY_TTL = int(os.environ.get("JUNCTION_LOBBY_TTL", "86400") or "86400")
+# Seconds a rejoin code (a seat handed to a new device, games/services.py) may wait to be used.
+JUNCTION_REJOIN_TTL = int(os.environ.get("JUNCTION_REJOIN_TTL", "600") or "600")
 JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
 # Every socket behind its game's log (a change the channel layer lost: Redis down or
 # restarting) is sent the game afresh within about twice this many seconds (0: never).

@@ -83,3 +83,27 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code} #{self.sequence} {self.command.get('cmd', '?')}"
+
+
+class RejoinCode(models.Model):
+    """A one-time code that hands seat ``seat`` of ``game`` to a new device (a phone that died
+    or lost its storage): issued by the host or a game master, short-lived, used once. Only its
+    hash is stored. Once used it keeps the hash of the token it revoked, so a request with that
+    token is told the seat moved (401 ``seat-moved``) rather than that the token is unknown."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rejoin_codes")
+    seat = models.PositiveSmallIntegerField()
+    code_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.CharField(max_length=150, help_text="Who issued it: 'host' or the game master's user name.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    # NULL until used (many unused codes must not collide in the index's lookups).
+    revoked_token_hash = models.CharField(max_length=64, null=True, blank=True, db_index=True, editable=False)  # noqa: DJ001
+
+    class Meta:
+        ordering = ["game", "-created_at"]
+
+    def __str__(self) -> str:
+        state = "used" if self.used_at else "open"
+        return f"{self.game.code} seat {self.seat} rejoin code ({state})"

@@ -12,7 +12,7 @@ from django.db.models import Q
 
 from .engines.registry import get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
-from .models import Action, Game, Seat
+from .models import Action, Game, RejoinCode, Seat
 from .tokens import hash_token, normalize_join_code
 
 
@@ -64,10 +64,34 @@ def actor_for_token(*, game: Game, token: str | None) -> Actor:
         return Actor(game_id=game.id, seat=host_seat.index if host_seat else None, is_host=True)
     seat = Seat.objects.filter(token_hash=digest).only("index", "is_host", "game_id").first()
     if seat is None:
-        raise Unauthorized("invalid-token", "This token is not valid.")
+        raise token_lost(digest)
     if seat.game_id != game.id:
         raise Forbidden("wrong-game", "This token belongs to a seat in another game.")
     return Actor(game_id=game.id, seat=seat.index, is_host=seat.is_host)
+
+
+SEAT_MOVED_MESSAGE = (
+    "This device no longer holds its seat: the host handed it to another device. "
+    "Ask the host for a rejoin code to take it back here."
+)
+
+
+def token_lost(digest: str) -> Unauthorized:
+    """The error for a token (by its hash) that holds no seat and is not the host's: 401
+    ``seat-moved`` when a rejoin code moved its seat to another device (its hash is kept on
+    the used code), else 401 ``invalid-token``. Only a refused token pays for this query."""
+    if RejoinCode.objects.filter(revoked_token_hash=digest).exists():
+        return Unauthorized("seat-moved", SEAT_MOVED_MESSAGE)
+    return Unauthorized("invalid-token", "This token is not valid.")
+
+
+def token_current(*, game: Game, actor: Actor, digest: str) -> bool:
+    """Whether the token hashed ``digest``, which resolved to ``actor``, still does: its seat
+    was not handed to another device since. Reads the game's seats (prefetch them)."""
+    if actor.seat is None:
+        return not actor.is_host or digest == game.host_token_hash
+    seat = next((s for s in game.seats.all() if s.index == actor.seat), None)
+    return seat is not None and seat.token_hash == digest
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:

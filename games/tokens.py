@@ -24,3 +24,23 @@ def new_join_code() -> str:
 
 def normalize_join_code(code: str) -> str:
     return code.strip().upper()
+
+
+# Rejoin codes: a seat handed to a new device (games/services.py, rejoin_code_create). Typed or
+# scanned once, within minutes: ten letters of the join code's alphabet (about 45 bits), shown
+# in two groups of five; only their hash is stored, like a token's.
+REJOIN_CODE_LENGTH = 10
+
+
+def new_rejoin_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(REJOIN_CODE_LENGTH))
+
+
+def normalize_rejoin_code(code: str) -> str:
+    """What a person typed or a link carried, as stored: capitals, no spaces or dashes."""
+    return "".join(ch for ch in code.upper() if ch not in " -\t")
+
+
+def rejoin_code_display(code: str) -> str:
+    """``ABCDEFGHJK`` → ``ABCDE-FGHJK`` (easier to read out across a table)."""
+    return f"{code[:5]}-{code[5:]}"

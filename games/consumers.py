@@ -21,6 +21,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db.models import prefetch_related_objects
 from rest_framework.exceptions import ValidationError
 
 from . import broadcast, selectors, services
@@ -33,8 +34,10 @@ from .errors import (
     DATABASE_BUSY_RETRY_AFTER,
     INTERNAL_ERROR_MESSAGE,
     ServiceError,
+    Unauthorized,
     database_busy,
 )
+from .tokens import hash_token
 
 MAX_FRAME = 64 * 1024
 # The page's heartbeat: exactly this text is answered with PONG at once, so a page notices a
@@ -79,6 +82,8 @@ class NoDatabaseDispatchMixin:
 
 class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     groups: list[str] = []
+    lost = False  # its token's seat moved to another device: told, closed, sends nothing more
+    token_digest: str | None = None
     # The game's version in the last state or summary this socket sent its client (None until
     # the first): games.broadcast's resync compares it with the log's.
     version_sent: int | None = None
@@ -92,6 +97,8 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         code = self.scope["url_route"]["kwargs"]["code"]
         token = (parse_qs(self.scope.get("query_string", b"").decode()).get("token") or [None])[0]
         self.connect_began = time.monotonic()
+        # Its hash, to know this socket when its seat is handed to another device (seat_moved).
+        self.token_digest = hash_token(token) if token else None
         try:
             self.game_id, self.code, self.actor = await self._authenticate(code, token)
         except ConnectExpired:
@@ -143,7 +150,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
                 pass
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not hasattr(self, "actor"):
+        if not hasattr(self, "actor") or self.lost:
             return
         if text_data == PING:  # the page's heartbeat (static/js/junction.js): no database, no limit
             await self.send(text_data=PONG)
@@ -191,12 +198,33 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         if broadcast.is_own_copy(event):
             return
         broadcast.update_received(event)
+        if self.lost:
+            return
         if event.get("summary"):
             await self.send(text_data=event["summary"])
         text = event["states"].get(self.view_key)
         if text is not None:
             await self.send(text_data=text)
         self._sent(event.get("version"))
+
+    async def seat_moved(self, event: dict[str, Any]) -> None:
+        """A rejoin code moved a seat to another device (services.rejoin_code_redeem): the
+        socket that held it with the token now revoked tells its client, then closes (4401:
+        the page stops reconnecting with that token). Every other socket stays."""
+        if broadcast.is_own_copy(event) or not self.token_digest or event.get("token_hash") != self.token_digest:
+            return
+        await self._seat_lost(Unauthorized("seat-moved", selectors.SEAT_MOVED_MESSAGE), seat=event.get("seat"))
+
+    async def _seat_lost(self, error: ServiceError, seat: int | None = None) -> None:
+        """Tell the client why its token holds nothing any more, and close (4000 + the status)."""
+        if self.lost:
+            return
+        self.lost = True
+        frame: dict[str, Any] = {"type": "error", "error": {"code": error.code, "message": error.message}}
+        if seat is not None:
+            frame["seat"] = seat
+        await self._send_json(frame)
+        await self.close(code=4000 + error.status)
 
     async def resync(self) -> None:
         """Send the game afresh (its summary and this socket's view): this socket fell behind
@@ -231,13 +259,24 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     @database_sync_to_async
     def _snapshot(self) -> tuple[int, list[str]]:
         game = selectors.game_get(code=self.code)
+        prefetch_related_objects([game], "seats")  # the summary's one query, also read below
+        if self.token_digest and not selectors.token_current(game=game, actor=self.actor, digest=self.token_digest):
+            # Its seat moved to another device after the handshake read it, before this socket
+            # joined the game's group (so it missed the news): say so now.
+            raise selectors.token_lost(self.token_digest)
         texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
         if game.state is not None:
             texts.append(broadcast.dumps({"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}))
         return game.version, texts
 
     async def _send_snapshot(self) -> None:
-        version, texts = await self._snapshot()
+        if self.lost:
+            return
+        try:
+            version, texts = await self._snapshot()
+        except ServiceError as exc:
+            await self._seat_lost(exc, seat=self.actor.seat)
+            return
         for text in texts:
             await self.send(text_data=text)
         self._sent(version)

@@ -7,5 +7,6 @@ urlpatterns = [
     path("join/<gamecode:code>", views.join, name="join"),
     path("games/<gamecode:code>/", views.room, name="room"),
     path("games/<gamecode:code>/replay", views.replay, name="replay"),
+    path("games/<gamecode:code>/rejoin", views.rejoin, name="rejoin"),
     path("games/<gamecode:code>/qr.svg", views.join_qr, name="join-qr"),
 ]

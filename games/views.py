@@ -63,6 +63,23 @@ def replay(request, code: str):
     return render(request, "games/replay.html", {"game": game_summary(game), "play_template": play_template.template.name})
 
 
+def rejoin(request, code: str):
+    """The page a rejoin code's link and QR code open (``/games/CODE/rejoin#REJOINCODE``): its
+    script takes the seat over the API and keeps the new token in this browser, as joining does.
+    The code rides in the fragment, so it never reaches a server log or a Referer; opening
+    the page changes nothing (a link preview cannot use the code up)."""
+    game = _game_or_404(code)
+    return render(request, "games/rejoin.html", {"game": game_summary(game)})
+
+
+def rejoin_link(request, *, game_code: str, rejoin_code: str) -> tuple[str, str]:
+    """The rejoin page's absolute URL with ``rejoin_code``, at the address phones reach
+    (games/links.py), and its QR code as an inline SVG element."""
+    url = public_url(request, reverse("rejoin", args=[game_code])) + "#" + rejoin_code
+    svg = segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff", title=f"Rejoin {game_code}")
+    return url, svg
+
+
 @cache_control(max_age=300)  # the address in it may change (a laptop on another network)
 def join_qr(request, code: str):
     game = _game_or_404(code)

@@ -137,6 +137,38 @@ class SeatJoinedSerializer(serializers.Serializer):
     game = GameSummarySerializer()
 
 
+class RejoinCodeSerializer(serializers.Serializer):
+    """A one-time code handing a seat to a new device (the host's answer; shown once)."""
+
+    game = serializers.CharField(help_text="The game's join code.")
+    seat = serializers.IntegerField()
+    name = serializers.CharField(help_text="The seat's player.")
+    code = serializers.CharField(help_text="The rejoin code, e.g. ABCDE-FGHJK (dashes and case do not matter).")
+    url = serializers.URLField(help_text="The rejoin page with the code, at the address phones reach: what the QR code holds.")
+    qr_svg = serializers.CharField(help_text="The QR code of `url`, an inline SVG element.")
+    expires_at = serializers.DateTimeField()
+    expires_in = serializers.IntegerField(help_text="Seconds until it expires.")
+
+
+class RejoinSerializer(serializers.Serializer):
+    code = StrictCharField(max_length=32, help_text="The rejoin code the host gave (dashes, spaces and case do not matter).")
+
+    def validate_code(self, value: str) -> str:
+        from games.tokens import CODE_ALPHABET, REJOIN_CODE_LENGTH, normalize_rejoin_code
+
+        code = normalize_rejoin_code(value)
+        if len(code) != REJOIN_CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            raise serializers.ValidationError(f"a rejoin code is {REJOIN_CODE_LENGTH} letters, like ABCDE-FGHJK.")
+        return code
+
+
+class SeatRejoinedSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    token = serializers.CharField(help_text="This device's new seat token: keep it, it is shown only once. The old one no longer works.")
+    host = serializers.BooleanField(help_text="The seat was the host's: the token is the new host token too.")
+    game = GameSummarySerializer()
+
+
 class StateSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.CharField()

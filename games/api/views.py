@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -135,6 +136,61 @@ class SeatsView(APIView):
         game = selectors.game_get(code=code)
         body = {"seat": seat.index, "token": new_token, "game": selectors.game_summary(game)}
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class RejoinCodeView(APIView):
+    throttle_classes = [JoinRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={201: s.RejoinCodeSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Hand a seat to a new device: a one-time rejoin code and its QR code (host)",
+        description=(
+            "For a player whose phone died or lost its storage. The code lives `JUNCTION_REJOIN_TTL` seconds "
+            "(10 minutes by default), works once, and replaces any earlier code for the seat. Whoever redeems "
+            "it (`POST /api/games/{code}/rejoin`, or the page at `url`) takes the seat with a new token; the "
+            "old token is then refused with 401 `seat-moved` and its sockets are told and closed. "
+            "403 `host-only` for any token but the host's; 404 `seat-not-found`; 409 when the game is over."
+        ),
+    )
+    def post(self, request, code, seat):
+        from games.tokens import rejoin_code_display
+        from games.views import rejoin_link
+
+        game = selectors.game_get(code=code)
+        actor = actor_for(request, game)
+        issued = services.rejoin_code_create(game_id=game.pk, seat=seat, by="host", actor=actor)
+        url, svg = rejoin_link(request, game_code=game.code, rejoin_code=issued.code)
+        body = {
+            "game": game.code, "seat": issued.seat.index, "name": issued.seat.name,
+            "code": rejoin_code_display(issued.code), "url": url, "qr_svg": svg,
+            "expires_at": issued.expires_at.isoformat(),
+            "expires_in": max(0, int((issued.expires_at - timezone.now()).total_seconds())),
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class RejoinView(APIView):
+    throttle_classes = [JoinRateThrottle]
+
+    @extend_schema(
+        request=s.RejoinSerializer,
+        responses={200: s.SeatRejoinedSerializer, 409: s.ErrorSerializer, 410: s.ErrorSerializer, **ERRORS},
+        summary="Take a seat back on this device with the host's rejoin code",
+        description=(
+            "Moves the seat the code was issued for to the caller: the answer carries its new token (keep it; "
+            "the old one is revoked). 400 `invalid-request` for something that cannot be a code, 404 "
+            "`rejoin-code-unknown` (never issued for this game, or replaced by a newer one), 410 "
+            "`rejoin-code-used` or `rejoin-code-expired`, 409 when the game is over. Limited like joining."
+        ),
+    )
+    def post(self, request, code):
+        data = validated(s.RejoinSerializer, request)
+        rejoined = services.rejoin_code_redeem(code=code, rejoin_code=data["code"])
+        body = {"seat": rejoined.seat.index, "token": rejoined.token, "host": rejoined.is_host,
+                "game": selectors.game_summary(rejoined.game)}
+        return Response(body)
 
 
 class StartView(APIView):

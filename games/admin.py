@@ -13,8 +13,10 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.http import HttpResponse
-from django.urls import reverse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from . import services
@@ -44,8 +46,15 @@ class SeatInline(admin.TabularInline):
 
     model = Seat
     extra = 0
-    fields = ("index", "name", "color", "is_host", "is_bot", "bot", "joined_at")
-    readonly_fields = ("index", "is_host", "joined_at")
+    fields = ("index", "name", "color", "is_host", "is_bot", "bot", "joined_at", "new_device")
+    readonly_fields = ("index", "is_host", "joined_at", "new_device")
+
+    @admin.display(description="new device")
+    def new_device(self, obj: Seat) -> str:
+        """A link to hand this seat to a new device (a one-time rejoin code and its QR code)."""
+        if obj.pk is None or obj.game.status not in services.REJOINABLE:
+            return "—"
+        return format_html('<a href="{}">Rejoin code…</a>', reverse("admin:games_game_rejoin", args=[obj.game_id, obj.index]))
 
     def has_add_permission(self, request, obj=None):
         return obj is not None and obj.status == Game.Status.LOBBY and super().has_add_permission(request, obj)
@@ -117,6 +126,30 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)
+
+    def get_urls(self):
+        rejoin = self.admin_site.admin_view(self.rejoin_view)
+        return [path("<int:game_id>/rejoin/<int:seat>/", rejoin, name="games_game_rejoin"), *super().get_urls()]
+
+    def rejoin_view(self, request, game_id: int, seat: int):
+        """Hand seat ``seat`` to a new device: a confirmation (GET), then the one-time rejoin code,
+        its link and QR code (POST; services.rejoin_code_create, logged when it is used)."""
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or not self.has_change_permission(request, game):
+            raise PermissionDenied
+        target = Seat.objects.filter(game=game, index=seat).first()
+        if target is None:
+            raise Http404("No such seat")
+        context = {**self.admin_site.each_context(request), "game": game, "seat": target, "ttl_minutes": rejoin_ttl_minutes(),
+                   "title": f"Hand {game.code} seat {seat} to a new device", "opts": self.model._meta}
+        if request.method != "POST":
+            return TemplateResponse(request, "admin/games/rejoin_code.html", {**context, "confirm": True})
+        try:
+            codes = [rejoin_code_shown(request, game_id=game.pk, seat=seat, by=request.user.get_username())]
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
+        return TemplateResponse(request, "admin/games/rejoin_code.html", {**context, "codes": codes})
 
     @admin.display(description="players")
     def player_count(self, obj: Game) -> int:
@@ -237,6 +270,24 @@ class GameAdmin(admin.ModelAdmin):
             self.message_user(request, f"{count} game(s) {done}.")
 
 
+def rejoin_ttl_minutes() -> int:
+    from django.conf import settings
+
+    return max(1, round(settings.JUNCTION_REJOIN_TTL / 60))
+
+
+def rejoin_code_shown(request, *, game_id: int, seat: int, by: str) -> dict:
+    """A new rejoin code for the seat (services.rejoin_code_create) as the admin page shows it:
+    the code, its link at the address phones reach, its QR code."""
+    from .tokens import rejoin_code_display
+    from .views import rejoin_link
+
+    issued = services.rejoin_code_create(game_id=game_id, seat=seat, by=by)
+    url, svg = rejoin_link(request, game_code=issued.game.code, rejoin_code=issued.code)
+    return {"game": issued.game.code, "seat": seat, "name": issued.seat.name, "code": rejoin_code_display(issued.code),
+            "url": url, "qr_svg": svg, "expires_at": issued.expires_at}
+
+
 def game_export(game: Game) -> dict:
     """Everything that rebuilds the game: seed, options, seats and the whole log."""
     return {
@@ -274,7 +325,7 @@ class ActionAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("game", "index", "name", "color", "is_host", "is_bot")
     search_fields = ("game__code", "name")
-    actions = ["seats_to_bots"]
+    actions = ["seats_to_bots", "seats_to_new_devices"]
 
     def save_model(self, request, obj, form, change):
         if change and obj.game.status != Game.Status.LOBBY and {"name", "is_bot", "bot"} & set(form.changed_data):
@@ -296,6 +347,23 @@ class SeatAdmin(admin.ModelAdmin):
         super().delete_queryset(request, queryset)
         for game_id in game_ids:
             services.game_seats_changed(game_id=game_id)
+
+    @admin.action(description="Hand the selected seats to new devices (one-time rejoin codes)")
+    def seats_to_new_devices(self, request, queryset):
+        """A rejoin code, link and QR code for each selected seat, shown on one page."""
+        by, codes = request.user.get_username(), []
+        for seat in queryset.select_related("game").order_by("game_id", "index"):
+            try:
+                codes.append(rejoin_code_shown(request, game_id=seat.game_id, seat=seat.index, by=by))
+            except ServiceError as exc:
+                self.message_user(request, f"{seat}: {exc.message}", messages.WARNING)
+        if not codes:
+            return None
+        games = {seat.game for seat in queryset.select_related("game")}
+        context = {**self.admin_site.each_context(request), "codes": codes, "ttl_minutes": rejoin_ttl_minutes(),
+                   "game": next(iter(games)) if len(games) == 1 else None, "title": "Hand seats to new devices",
+                   "opts": self.model._meta}
+        return TemplateResponse(request, "admin/games/rejoin_code.html", context)
 
     @admin.action(description="Replace the selected (absent) players with bots")
     def seats_to_bots(self, request, queryset):

@@ -6,6 +6,11 @@ a JSON column and sent to clients) and holds the game's random number generator
 (see :mod:`games.engines.rng`), so the same seed and the same command log always
 give the same game.
 
+Each engine declares its commands once (``commands``: :class:`~games.engines.specs.CommandSpec`
+values, in the engine's ``commands.py``). :meth:`Engine.apply` checks a command's shape
+against them and only then runs the rules, :meth:`Engine.apply_rules`; ``/api/kinds`` and
+``/api/schema/`` describe the same specs.
+
 Life of a game, as the platform drives it::
 
     options = engine.normalize_options(raw_options)          # RulesError if bad
@@ -17,16 +22,20 @@ Life of a game, as the platform drives it::
     engine.active_seats(state)          # who may act now
     engine.is_finished(state)
 
-``apply`` mutates ``state`` in place and returns the events it produced. It must
-check everything first and raise :class:`RulesError` *before* changing anything,
-so a rejected command leaves the state exactly as it was.
+``apply`` mutates ``state`` in place and returns the events it produced. Its rules
+(``apply_rules``) must check everything first and raise :class:`RulesError` *before*
+changing anything, so a rejected command leaves the state exactly as it was.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .specs import CommandSpec, Field
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -97,6 +106,12 @@ class Engine:
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     bots: ClassVar[tuple[str, ...]] = ()  # names of bot levels, weakest first
+    # Every command the rules take, declared once (games/engines/specs.py): apply checks
+    # shapes against them; /api/kinds and /api/schema/ describe them. An engine that
+    # declares none gets no check (its apply_rules sees every command as sent).
+    commands: ClassVar[tuple[CommandSpec, ...]] = ()
+    # The top-level fields of view(state, seat) (for /api/schema/'s state of this kind).
+    view_fields: ClassVar[tuple[Field, ...]] = ()
 
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -109,7 +124,20 @@ class Engine:
             "max_players": self.max_players,
             "options": [o.to_json() for o in self.options],
             "bots": list(self.bots),
+            "commands": [spec.to_json() for spec in self.command_specs()],
         }
+
+    def command_specs(self) -> tuple[CommandSpec, ...]:
+        """Every command a seat may send to this kind: the engine's own, and the platform's
+        ``undo`` when the engine has a ``turn_key``."""
+        if type(self).turn_key is Engine.turn_key:
+            return tuple(self.commands)
+        return (*self.commands, _specs.UNDO)
+
+    @functools.cached_property
+    def command_table(self) -> dict[str, CommandSpec]:
+        """The engine's commands by name (checked once: no name twice)."""
+        return _specs.command_table(self.commands)
 
     def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and validate; unknown names are refused."""
@@ -129,8 +157,16 @@ class Engine:
         """Apply ``command`` (a dict with a kebab-case ``"cmd"``) for ``seat``.
 
         Mutates ``state``; returns events describing what happened (including any
-        automatic steps that followed). Raises RulesError before mutating.
+        automatic steps that followed). Raises RulesError before mutating: first
+        ``unknown-command`` / ``invalid-command`` when the command does not fit the
+        engine's ``commands``, then whatever the rules refuse.
         """
+        if self.commands:
+            _specs.command_check(self.command_table, command)
+        return self.apply_rules(state, seat=seat, command=command)
+
+    def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        """The rules of ``apply``, for a command whose shape fits ``commands`` (must)."""
         raise NotImplementedError
 
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
@@ -168,3 +204,7 @@ def require(condition: bool, code: str, message: str) -> None:
     """Raise RulesError(code, message) unless ``condition`` holds."""
     if not condition:
         raise RulesError(code, message)
+
+
+# At the end: specs.py builds on RulesError above (CommandSpec.check raises it).
+from . import specs as _specs  # noqa: E402

@@ -4,8 +4,11 @@ may see, and every move rolls a die from the seeded RNG (so replays are checked)
 
 from __future__ import annotations
 
-from games.engines.base import Engine, Option, RulesError, require
+from games.engines.base import Engine, Option, require
 from games.engines.rng import Rng, seed_state
+from games.engines.specs import Arg, CommandSpec, Field, Int, ListOf, Text
+
+SEAT = Int(min=0)
 
 
 class ToyEngine(Engine):
@@ -15,6 +18,16 @@ class ToyEngine(Engine):
     max_players = 4
     options = (Option("target", "int", 10, "Counter value that ends the game.", min=3, max=1000),)
     bots = ("random",)
+    commands = (CommandSpec("add", "Add 1, 2 or 3 to the counter.", (Arg("n", Int(min=1, max=3), "How much to add."),)),)
+    view_fields = (
+        Field("players", ListOf(Text(min_length=0)), "Player names by seat."),
+        Field("counter", Int(min=0), "The shared counter."),
+        Field("target", Int(min=1), "Whoever brings the counter to this wins."),
+        Field("turn", SEAT, "The seat to move."),
+        Field("rolls", ListOf(Int(min=1, max=6)), "The last five die rolls."),
+        Field("winner", SEAT, "The winner (null while the race is on).", nullable=True),
+        Field("my_secret", Int(), "Your secret number (null for a spectator).", nullable=True),
+    )
 
     def setup(self, *, players, options, seed):
         rng = Rng(seed_state(seed))
@@ -30,15 +43,10 @@ class ToyEngine(Engine):
             "rng": rng.state,
         }
 
-    def apply(self, state, *, seat, command):
-        cmd = command.get("cmd")
-        if cmd != "add":
-            raise RulesError("unknown-command", f"Unknown command {cmd!r}.")
+    def apply_rules(self, state, *, seat, command):  # the shape fits `commands`: Engine.apply checked it
         require(state["winner"] is None, "game-over", "The game is over.")
         require(seat == state["turn"], "not-your-turn", "It is not your turn.")
-        n = command.get("n")
-        require(isinstance(n, int) and not isinstance(n, bool), "invalid-command", "n must be a whole number.")
-        require(1 <= n <= 3, "invalid-command", "n must be 1, 2 or 3.")
+        n = command["n"]
         rng = Rng(state["rng"])
         roll = rng.randint(1, 6)
         state["rng"] = rng.state

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
 from ..rng import Rng, seed_state
+from .commands import COMMANDS, VIEW_FIELDS
 from .data import COLOR_NAMES, COLORS, DIE_FACES, PHYSICAL_DICE, SPACE_COUNT, SPACES, SPACES_BY_COLOR
 
 STATE_VERSION = 1
@@ -29,7 +30,6 @@ DEVELOPMENT = "development"
 CAPACITY = "capacity"
 FINISHED = "finished"
 
-MAX_COUNT = 999  # largest unit count a single command may name
 USEFUL_UNITS = DIE_FACES  # a card never sells more than one die's value per round
 
 # Precomputed per-space tables (index = space - 1).
@@ -51,50 +51,6 @@ OBSOLETED_BY = tuple(
     for s in SPACES
 )
 COLOR_INDICES = {color: tuple(sp - 1 for sp in spaces) for color, spaces in SPACES_BY_COLOR.items()}
-
-# The fields each command takes, beside "cmd".
-COMMAND_FIELDS = {
-    "develop": ("space",),
-    "buy-units": ("space", "count"),
-    "shift-units": ("from", "to", "count"),
-    "pass": (),
-}
-FIELD_RANGES = {
-    "space": (1, SPACE_COUNT),
-    "from": (1, SPACE_COUNT),
-    "to": (1, SPACE_COUNT),
-    "count": (1, MAX_COUNT),
-}
-
-
-def parse_command(command: Any) -> tuple[str, dict[str, int]]:
-    """Check a command's shape; return its name and integer fields."""
-    if not isinstance(command, dict):
-        raise RulesError("invalid-command", "A command must be an object.")
-    name = command.get("cmd")
-    if not isinstance(name, str):
-        raise RulesError("invalid-command", 'A command needs a "cmd" string.')
-    fields = COMMAND_FIELDS.get(name)
-    if fields is None:
-        raise RulesError("unknown-command", f"There is no command {name!r}.")
-    if len(command) != len(fields) + 1:
-        extra = sorted(set(command) - {"cmd", *fields})
-        missing = [f for f in fields if f not in command]
-        detail = f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(map(str, extra))}"
-        raise RulesError("invalid-command", f"Command {name!r}: {detail}.")
-    values: dict[str, int] = {}
-    for field in fields:
-        if field not in command:
-            raise RulesError("invalid-command", f"Command {name!r} needs {field!r}.")
-        value = command[field]
-        if type(value) is not int:
-            raise RulesError("invalid-command", f"{field!r} must be a whole number.")
-        low, high = FIELD_RANGES[field]
-        if not low <= value <= high:
-            raise RulesError("invalid-command", f"{field!r} must be between {low} and {high}.")
-        values[field] = value
-    return name, values
-
 
 NOT_YOUR_TURN = {"code": "not-your-turn", "message": "It is not your turn."}
 
@@ -179,6 +135,8 @@ class LocomotiveWerks(Engine):
     min_players = 3
     max_players = 5
     bots = ("random", "greedy")
+    commands = COMMANDS
+    view_fields = VIEW_FIELDS
     options = (
         Option(
             "production_costs",
@@ -368,8 +326,8 @@ class LocomotiveWerks(Engine):
         return out
 
     # -- commands ----------------------------------------------------------
-    def apply(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
-        name, args = parse_command(command)
+    def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        name, args = command["cmd"], command  # its shape fits COMMANDS (Engine.apply checked it)
         require(not state["finished"], "game-finished", "The game is over.")
         require(
             type(seat) is int and seat == state["order"][state["turn"]],

@@ -7,12 +7,14 @@ happens on the table (track they lay, contracts they fulfil). See README.md.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
 from ..rng import Rng, seed_state
+from ..specs import CommandSpec, Field
 from . import contracts as C
 from . import railroads as R
 from . import scoring as S
@@ -253,6 +255,19 @@ class WoodAndSteelEngine(Engine):
     max_players = 6
     options = OPTIONS
     bots = ("random", "simple")
+
+    # Declared in commands.py, which reads this module's tables (engines, upgrades).
+    @functools.cached_property
+    def commands(self) -> tuple[CommandSpec, ...]:
+        from .commands import COMMANDS
+
+        return COMMANDS
+
+    @functools.cached_property
+    def view_fields(self) -> tuple[Field, ...]:
+        from .commands import VIEW_FIELDS
+
+        return VIEW_FIELDS
 
     def turn_key(self, state: State) -> Any:
         return turn_key(state)
@@ -646,11 +661,8 @@ class WoodAndSteelEngine(Engine):
             p["turn_actions"].append(kind)
 
     # -- apply -------------------------------------------------------------
-    def apply(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
-        require(isinstance(command, dict), "bad-command", "A command must be an object.")
-        cmd = command.get("cmd")
-        handler = self._HANDLERS.get(cmd) if isinstance(cmd, str) else None
-        require(handler is not None, "unknown-command", f"Unknown command {cmd!r}.")
+    def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        handler = self._HANDLERS[command["cmd"]]  # its shape fits `commands` (Engine.apply checked it)
         # Each handler validates everything first and only then mutates.
         events = handler(self, state, seat, command)
         if state["phase"] == "play" and not state["finished"]:

@@ -307,10 +307,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # The kinds a game may be created as, and links from POST /api/games to the calls that use
-    # the created game's code (games/api/schema.py).
+    # The kinds a game may be created as, each kind's options, commands and state, every error
+    # status, and links from POST /api/games to the calls that use the created game's code
+    # (games/api/schema.py).
     "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.add_kinds", "games.api.schema.add_links",
+        "drf_spectacular.hooks.postprocess_schema_enums", "games.api.schema.add_kinds",
+        "games.api.schema.add_kind_schemas", "games.api.schema.add_errors", "games.api.schema.add_links",
     ],
 }
 

@@ -203,13 +203,38 @@ class ErrorSerializer(serializers.Serializer):
     version = serializers.IntegerField(required=False, help_text="The game's current version (409, 400).")
 
 
+class OptionInfoSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.CharField(help_text="`int`, `bool` or `choice`.")
+    default = serializers.JSONField(help_text="The value a new game gets unless the host sets it.")
+    help = serializers.CharField(allow_blank=True)
+    choices = serializers.ListField(child=serializers.JSONField(), help_text="The values of a `choice` option.")
+    min = serializers.IntegerField(allow_null=True)
+    max = serializers.IntegerField(allow_null=True)
+
+
+class ArgInfoSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    help = serializers.CharField(allow_blank=True)
+    optional = serializers.BooleanField()
+    nullable = serializers.BooleanField()
+    schema = serializers.DictField(help_text="The value's JSON Schema (type, bounds, enum, pattern, items).")
+
+
+class CommandInfoSerializer(serializers.Serializer):
+    cmd = serializers.CharField()
+    help = serializers.CharField()
+    args = ArgInfoSerializer(many=True)
+
+
 class KindSerializer(serializers.Serializer):
     kind = serializers.CharField()
     title = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
-    options = serializers.ListField(child=serializers.DictField())
+    options = OptionInfoSerializer(many=True)
     bots = serializers.ListField(child=serializers.CharField())
+    commands = CommandInfoSerializer(many=True, help_text="Every command a seat may send to a game of this kind.")
 
 
 class ReplayStepSerializer(serializers.Serializer):

@@ -47,7 +47,12 @@ def validated(serializer_class, request):
 
 
 class KindsView(APIView):
-    @extend_schema(responses={200: s.KindSerializer(many=True)}, summary="Game kinds, player counts and options")
+    @extend_schema(
+        responses={200: s.KindSerializer(many=True)},
+        summary="Game kinds: player counts, options, bots and every command with its help",
+        description="Each kind's `commands` are what POST /api/games/{code}/commands takes for a game of that kind "
+        "(besides `get-state` and `start`, which every kind takes): each argument with its JSON Schema.",
+    )
     def get(self, request):
         return Response([engine.describe() for engine in all_engines()])
 
@@ -92,7 +97,13 @@ class GamesView(APIView):
             response["Link"] = f'<{request.path}?{query.urlencode()}>; rel="next"'
         return response
 
-    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameCreatedSerializer, **ERRORS}, summary="Create a game")
+    @extend_schema(
+        request=s.GameCreateSerializer,
+        responses={201: s.GameCreatedSerializer, 400: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer},
+        summary="Create a game",
+        description="The body names the kind and that kind's options (GET /api/kinds lists them); with `name` the "
+        "host also takes seat 0. Keep `host_token`: it is shown only once.",
+    )
     def post(self, request):
         data = validated(s.GameCreateSerializer, request)
         created = services.game_create(

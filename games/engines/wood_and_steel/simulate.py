@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 
 from ..rng import Rng, seed_state
 from . import railroads as R
+from . import scoring as S
 from .board import Board, default_board, get_board
 
 PLAYER_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
@@ -120,8 +121,29 @@ def simple_policy(engine, state: dict[str, Any], seat: int, rng: random.Random) 
 # -- whole games ------------------------------------------------------------------------
 
 
-def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, options: dict | None = None, max_steps: int = 20_000) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Play one game with the simple policy for every seat; return (summary, final state)."""
+def policies() -> dict[str, Any]:
+    """The simulator's players by bot name: ``planner`` (bot.py, the default) and
+    ``simple`` (above, kept for comparison)."""
+    from .bot import NAME, planner_policy
+
+    return {NAME: planner_policy, "simple": simple_policy}
+
+
+DEFAULT_BOT = "planner"
+MAX_STEPS = 20_000
+
+# what the summary counts per game (``features``): commands by name, upgrades and
+# engines by kind, and the events that only happen around bankruptcy
+FEATURE_EVENTS = {"bankruptcy": "bankruptcies", "lot-sold": "lots-sold", "lot-unsold": "lots-unsold", "monopoly": "monopolies", "connection-bonus": "connection-bonuses"}
+
+
+def play_game(
+    engine, *, players: int = 3, rounds: int = 20, seed: int = 1, options: dict | None = None, max_steps: int = MAX_STEPS, bot: str = "simple"
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play one game with bot ``bot`` (``policies()``) in every seat; ``rounds`` 0 plays
+    without a round limit (the rules: until someone reaches the target). Stops after
+    ``max_steps`` commands (``end_reason`` 'unfinished'). Returns (summary, final state)."""
+    policy = policies()[bot]
     opts = dict(options or {})
     opts.setdefault("max_rounds", rounds)
     state = engine.setup(players=[f"Bot {i + 1}" for i in range(players)], options=engine.normalize_options(opts), seed=seed)
@@ -129,16 +151,20 @@ def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, opti
     indie_sizes: list[dict[str, Any]] = []
     ties_by_round: list[list[int]] = []
     start_order: list[int] | None = None  # turn order of round 1 (least desirable start first)
+    features: dict[str, int] = {}
     steps = 0
     while not engine.is_finished(state) and steps < max_steps:
         seats = engine.active_seats(state)
         if not seats:
             break
         seat = seats[0]
-        cmd = simple_policy(engine, state, seat, prng)
+        cmd = policy(engine, state, seat, prng)
         events = engine.apply(state, seat=seat, command=cmd)
         steps += 1
+        _count(features, cmd)
         for e in events:
+            if e["type"] in FEATURE_EVENTS:
+                features[FEATURE_EVENTS[e["type"]]] = features.get(FEATURE_EVENTS[e["type"]], 0) + 1
             if e["type"] == "round-started" and e["round"] == 1:
                 start_order = list(e["order"])
             if e["type"] == "round-ended":
@@ -148,12 +174,37 @@ def play_game(engine, *, players: int = 3, rounds: int = 20, seed: int = 1, opti
                 # ties in play at the end of the round (the last round's finish has
                 # already added the end-of-game bonuses by the time we see the event)
                 ties_by_round.append([_play_ties(engine, state, p) for p in state["players"]])
-    return summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_order), state
+    summary = summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_order)
+    summary["bot"] = bot
+    summary["features"] = dict(sorted(features.items()))
+    return summary, state
+
+
+def _count(features: dict[str, int], cmd: dict[str, Any]) -> None:
+    name = cmd["cmd"]
+    if name == "buy-upgrade":
+        name = f"upgrade:{cmd.get('upgrade')}"
+    elif name == "buy-engine":
+        name = f"engine:{cmd.get('engine')}"
+    elif name in ("end-round", "pass-action", "rank-starting-routes", "place-engine"):
+        return
+    if name == "end-turn":
+        return
+    features[name] = features.get(name, 0) + 1
 
 
 def _play_ties(engine, state, p) -> int:
     """A player's ties without the end-of-game bonuses (regional dominance, Challenger)."""
     return engine._ties(state, p) - sum(x["ties"] for x in p["end_bonus"])
+
+
+def _ties_by_source(state, p) -> dict[str, int]:
+    """A player's final ties by where they came from (delivery, breadth, depth, west-coast,
+    connection, monopoly, bankruptcy (negative), regional-dominance, challenger)."""
+    out: dict[str, int] = {}
+    for line in S.tie_breakdown(p, state["options"]["depth_rule"]):
+        out[line["source"]] = out.get(line["source"], 0) + line["ties"]
+    return out
 
 
 def end_reason(engine, state) -> str:
@@ -186,6 +237,7 @@ def summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_orde
         "desirability": [p["desirability"] for p in state["players"]],
         "end_bonus_ties": [sum(x["ties"] for x in p["end_bonus"]) for p in state["players"]],
         "ties": [engine._ties(state, p) for p in state["players"]],
+        "ties_by_source": [_ties_by_source(state, p) for p in state["players"]],
         "money": [p["money"] for p in state["players"]],
         "deliveries": [len(p["fulfilled"]) for p in state["players"]],
         "network_sizes": [len(p["network"]) for p in state["players"]],
@@ -197,9 +249,9 @@ def summarize(engine, state, indie_sizes, ties_by_round, seed, steps, start_orde
     }
 
 
-def simulate(engine, *, players: int = 3, rounds: int = 20, games: int = 10, seed: int = 1, options: dict | None = None) -> list[dict[str, Any]]:
+def simulate(engine, *, players: int = 3, rounds: int = 20, games: int = 10, seed: int = 1, options: dict | None = None, bot: str = "simple") -> list[dict[str, Any]]:
     """Summaries of ``games`` games with seeds seed, seed+1, ..."""
-    return [play_game(engine, players=players, rounds=rounds, seed=seed + i, options=options)[0] for i in range(games)]
+    return [play_game(engine, players=players, rounds=rounds, seed=seed + i, options=options, bot=bot)[0] for i in range(games)]
 
 
 # -- SVG --------------------------------------------------------------------------------

@@ -162,8 +162,8 @@ def test_svg_maps_of_the_first_games_draw_every_city(sim):
 
 def test_the_printed_summary(sim):
     _, stdout = sim
-    assert f"{GAMES} games, 3 players, up to {ROUNDS} rounds, seed 1" in stdout
-    for text in ("games/s", "end round: mean", "win share by seat: seat 0", "contract values: $", "wrote 6 files"):
+    assert f"{GAMES} games, 3 players, planner bots, up to {ROUNDS} rounds, seed 1" in stdout
+    for text in ("planner bots", "games/s", "ended: target", "end round: mean", "steps (commands): mean", "win share by seat: seat 0", "ties per player by source: delivery", "contract values: $", "games with: ", "wrote 13 files"):
         assert text in stdout
 
 
@@ -174,7 +174,7 @@ def test_same_seed_same_files_any_worker_count_and_another_seed_differs(tmp_path
     a, b, c = files(tmp_path / "a"), files(tmp_path / "b"), files(tmp_path / "c")
     assert a == b
     assert set(a) == set(c)
-    assert all(a[name] != c[name] for name in a)
+    assert all(a[name] != c[name] for name in a if not name.startswith("chart-"))  # 3 short games may draw alike
     assert not {g["seed"] for g in rows(tmp_path / "a" / "games.csv")} & {g["seed"] for g in rows(tmp_path / "c" / "games.csv")}
 
 
@@ -183,7 +183,7 @@ def test_svg_samples_are_capped_and_old_maps_are_replaced(tmp_path):
     assert sorted(p.name for p in (tmp_path / "svg").iterdir()) == ["game-0001.svg", "game-0002.svg"]
     out = run(tmp_path, games=2, rounds=3, svg=0)
     assert list((tmp_path / "svg").iterdir()) == []
-    assert "wrote 4 files" in out
+    assert "wrote 11 files" in out
     games = rows(tmp_path / "games.csv")
     assert {g["end_reason"] for g in games} == {"round-limit"} and {g["end_round"] for g in games} == {"3"}
 
@@ -210,8 +210,13 @@ def test_the_board_is_read_from_the_database(tmp_path):
     [
         (["--players", "0"], r"--players must be between 1 and 6 \(got 0\)"),
         (["--players", "7"], r"--players must be between 1 and 6 \(got 7\)"),
-        (["--players", "three"], r"--players: invalid int value: 'three'"),
-        (["--rounds", "0"], r"--rounds must be between 1 and 500"),
+        (["--players", "three"], r"--players: 'three' is not a count, a range like 1-6 or a list like 1,3,6"),
+        (["--players", "4-2"], r"--players: the range '4-2' is empty"),
+        (["--players", "1-7"], r"--players must be between 1 and 6 \(got 7\)"),
+        (["--rounds", "-1"], r"--rounds must be between 0 \(no limit\) and 500"),
+        (["--rounds", "501"], r"--rounds must be between 0 \(no limit\) and 500"),
+        (["--max-steps", "0"], r"--max-steps must be at least 1"),
+        (["--bot", "genius"], r"argument --bot: invalid choice: 'genius'"),
         (["--games", "0"], r"--games must be at least 1 \(got 0\)"),
         (["--svg-samples", "-1"], r"--svg-samples must be 0 or more"),
         (["--workers", "0"], r"--workers must be at least 1"),
@@ -238,3 +243,80 @@ def test_led_from_round_is_the_start_of_the_winners_last_lead():
     assert led_from_round(summary) == 4  # ahead from round 4, level (still leading) in round 6
     assert led_from_round({"winners": [0], "ties_by_round": [[2, 1], [3, 4]]}) is None  # won after the last full round
     assert led_from_round({"winners": [0], "ties_by_round": []}) is None
+
+
+# -- charts, player counts, bots, no round limit --------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def bars(path: Path) -> dict[str, dict[str, float]]:
+    """series -> category -> value of a chart's bars."""
+    out: dict[str, dict[str, float]] = {}
+    for r in ET.parse(path).getroot().iter(f"{SVG}rect"):
+        if r.get("class") == "bar":
+            out.setdefault(r.get("data-series"), {})[r.get("data-category")] = float(r.get("data-value"))
+    return out
+
+
+def test_the_charts_are_written_next_to_the_csv_and_draw_its_numbers(sim):
+    out, _ = sim
+    games = rows(out / "games.csv")
+    contracts = rows(out / "contracts.csv")
+    s = json.loads((out / "summary.json").read_text())
+    assert sorted(p.name for p in out.glob("chart-*.svg")) == [
+        "chart-contract-values.svg", "chart-features.svg", "chart-game-length.svg", "chart-independent-growth.svg",
+        "chart-ties-by-source.svg", "chart-win-share.svg", "chart-winning-ties.svg",
+    ]
+    ends = Counter(int(g["end_round"]) for g in games)
+    assert bars(out / "chart-game-length.svg") == {"games": {str(r): float(ends.get(r, 0)) for r in range(min(ends), max(ends) + 1)}}
+    won = Counter(int(g["winning_ties"]) for g in games)
+    assert bars(out / "chart-winning-ties.svg") == {"games": {str(t): float(won.get(t, 0)) for t in range(min(won), max(won) + 1)}}
+    values = Counter((c["type"], int(c["value"])) for c in contracts)
+    drawn = bars(out / "chart-contract-values.svg")
+    assert set(drawn) == {c["type"] for c in contracts}
+    for kind, by_value in drawn.items():
+        assert {int(v[1:-1]) * 1000: n for v, n in by_value.items() if n} == {v: n for (k, v), n in values.items() if k == kind}
+    share = bars(out / "chart-win-share.svg")
+    assert list(share["by seat"].values()) == s["wins"]["share_by_seat"]
+    assert list(share["by place in round 1's turn order"].values()) == s["wins"]["share_by_start_position"]
+    wins = Counter(int(w) for g in games for w in g["winners"].split(";"))
+    if all(len(g["winners"].split(";")) == 1 for g in games):
+        assert [round(x * GAMES) for x in share["by seat"].values()] == [wins[i] for i in range(3)]
+    ref = ET.parse(out / "chart-win-share.svg").getroot().find(f".//{SVG}g[@class='reference']/{SVG}line")
+    assert float(ref.get("data-value")) == pytest.approx(1 / 3)
+    # every tie comes from a source: the sources' means add up to the mean ties in games.csv
+    by_source = bars(out / "chart-ties-by-source.svg")["every player"]
+    assert by_source["delivery"] > 0
+    assert sum(by_source.values()) == pytest.approx(statistics.fmean(int(g[f"ties_seat{i}"]) for g in games for i in range(3)), abs=0.01)
+    growth = bars(out / "chart-independent-growth.svg")
+    assert list(growth["routes (mean)"]) == [str(r["round"]) for r in s["independents"]["per_round"]]
+    assert list(growth["routes (mean)"].values()) == [r["mean_routes"] for r in s["independents"]["per_round"]]
+    features = bars(out / "chart-features.svg")["share of games"]
+    assert features["fulfill-contract"] == 1.0 and features == {k: n / GAMES for k, n in s["features"]["games_with"].items()}
+
+
+def test_uncapped_games_for_every_player_count_all_end_by_the_rules(tmp_path):
+    """The CI sample of the 1,000-game runs in the engine README: every game ends."""
+    stdout = run(tmp_path, "--players", "1-6", games=3, rounds=0, svg=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"players-{n}" for n in range(1, 7)]
+    for n in range(1, 7):
+        games = rows(tmp_path / f"players-{n}" / "games.csv")
+        assert [g["end_reason"] for g in games] == ["target"] * 3
+        assert all(g["finished"] == "1" for g in games)
+        assert all(max(int(g[f"ties_seat{i}"]) for i in range(n)) >= 30 for g in games)
+        s = json.loads((tmp_path / f"players-{n}" / "summary.json").read_text())
+        assert s["parameters"]["players"] == n and s["parameters"]["rounds"] == 0 and s["parameters"]["bot"] == "planner"
+        assert s["end_reasons"] == {"target": 3}
+        assert f"Wood and Steel: 3 games, {n} players, planner bots, no round limit" in stdout
+    table = stdout[stdout.index("players  games  ended by the rules"):].splitlines()[1:]
+    assert [line.split()[:4] for line in table] == [[str(n), "3", "3", "(100.0%)"] for n in range(1, 7)]
+
+
+def test_the_simple_bot_and_the_step_cap(tmp_path):
+    run(tmp_path, "--bot", "simple", "--max-steps", "40", games=2, rounds=0, svg=0)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    assert s["parameters"]["bot"] == "simple" and s["parameters"]["max_steps"] == 40
+    games = rows(tmp_path / "games.csv")
+    assert {g["end_reason"] for g in games} == {"unfinished"} and {g["finished"] for g in games} == {"0"}
+    assert {g["steps"] for g in games} == {"40"}

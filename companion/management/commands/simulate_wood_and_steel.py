@@ -3,16 +3,23 @@ write what designers want to look at.
 
 Every game goes through the real rules engine (``games.engines.wood_and_steel``) on the
 board stored in the ORM, so a game master's edits in admin are what gets simulated.
-The bots are ``simulate.simple_policy``. Outputs (in ``--out``):
+The bots are ``--bot planner`` (``bot.planner_policy``, the default) or ``--bot simple``
+(``simulate.simple_policy``, for comparison). Games have no round limit unless
+``--rounds`` sets one; ``--max-steps`` stops a game that never ends (``end_reason``
+'unfinished'). Outputs (in ``--out``; with several player counts, ``--out/players-N/``
+for each):
 
 - ``games.csv``      one row per game: seed, end round and reason, winners, ties per seat...
 - ``contracts.csv``  one row per contract of every game: type, commodity, value, ties, status
 - ``indies.csv``     one row per game and round: independent railroads and their sizes
 - ``summary.json``   the parameters and the aggregates (the numbers printed at the end)
+- ``chart-*.svg``    the aggregates as bar charts (``charts.summary_charts``): game length,
+                     winning ties, ties by source, contract values, win share by seat and
+                     by turn order, independents per round, what the bots did
 - ``svg/game-NNNN.svg`` maps of the first ``--svg-samples`` games
 
 Game ``i`` (1-based) is played with the ``i``-th seed of ``random.Random(seed).sample(range(2**31), games)``
-and its seed is in ``games.csv``: ``simulate.play_game(ENGINE, seed=...)`` replays it.
+and its seed is in ``games.csv``: ``simulate.play_game(ENGINE, seed=..., rounds=..., bot=...)`` replays it.
 The files depend only on the arguments and the board, never on ``--workers``.
 """
 
@@ -34,7 +41,8 @@ from django.core.management.base import BaseCommand, CommandError
 from games.engines.base import RulesError
 from games.engines.wood_and_steel import ENGINE
 from games.engines.wood_and_steel.board import board_fingerprint
-from games.engines.wood_and_steel.simulate import play_game, render_svg
+from games.engines.wood_and_steel.charts import summary_charts
+from games.engines.wood_and_steel.simulate import DEFAULT_BOT, MAX_STEPS, play_game, policies, render_svg
 
 MAX_PLAYERS = 6
 MAX_ROUNDS = 500  # the engine's max_rounds option allows no more
@@ -58,9 +66,9 @@ def _init_worker(options: dict[str, Any]) -> None:
     _WORKER_OPTIONS.update(options)
 
 
-def _play(task: tuple[int, int, int, int, bool]) -> tuple[dict[str, Any], str | None]:
-    index, seed, players, rounds, with_svg = task
-    summary, state = play_game(ENGINE, players=players, rounds=rounds, seed=seed, options=_WORKER_OPTIONS)
+def _play(task: tuple[int, int, int, int, bool, str, int]) -> tuple[dict[str, Any], str | None]:
+    index, seed, players, rounds, with_svg, bot, max_steps = task
+    summary, state = play_game(ENGINE, players=players, rounds=rounds, seed=seed, options=_WORKER_OPTIONS, bot=bot, max_steps=max_steps)
     summary["game"] = index
     return summary, (render_svg(state) if with_svg else None)
 
@@ -98,9 +106,28 @@ def _histogram(xs) -> dict[str, int]:
     return {str(k): v for k, v in sorted(Counter(xs).items())}
 
 
+def _spread(xs: list[int]) -> dict[str, Any]:
+    """Mean, min, median, 90th and 99th percentile (nearest rank) and max."""
+    if not xs:
+        return {"mean": None, "min": None, "p50": None, "p90": None, "p99": None, "max": None}
+    ys = sorted(xs)
+
+    def rank(q: float) -> int:
+        return ys[min(len(ys) - 1, max(0, -(-len(ys) * q // 100) - 1))]
+
+    return {"mean": _mean(ys), "min": ys[0], "p50": rank(50), "p90": rank(90), "p99": rank(99), "max": ys[-1]}
+
+
+TIE_SOURCES = ("delivery", "breadth", "depth", "west-coast", "connection", "monopoly", "regional-dominance", "challenger", "bankruptcy")
+
+
 def aggregate(summaries: list[dict[str, Any]], players: int) -> dict[str, Any]:
     games = len(summaries)
     end_rounds = [s["end_round"] for s in summaries if s["end_round"] is not None]
+    sources = list(TIE_SOURCES) + sorted({k for s in summaries for seat in s["ties_by_source"] for k in seat} - set(TIE_SOURCES))
+    per_player = [seat for s in summaries for seat in s["ties_by_source"]]
+    per_winner = [s["ties_by_source"][w] for s in summaries for w in s["winners"]]
+    features = sorted({k for s in summaries for k in s["features"]})
     win_counts = [0] * players
     win_share = [0.0] * players  # a shared win counts 1/k for each of the k winners
     start_pos_share = [0.0] * players  # the same by position in round 1's turn order
@@ -132,10 +159,8 @@ def aggregate(summaries: list[dict[str, Any]], players: int) -> dict[str, Any]:
     return {
         "games": games,
         "finished": sum(1 for s in summaries if s["finished"]),
-        "end_round": {
-            "mean": _mean(end_rounds), "min": min(end_rounds, default=None), "max": max(end_rounds, default=None),
-            "histogram": _histogram(end_rounds),
-        },
+        "end_round": {**_spread(end_rounds), "histogram": _histogram(end_rounds)},
+        "steps": _spread([s["steps"] for s in summaries]),
         "end_reasons": _histogram(s["end_reason"] for s in summaries),
         "wins": {
             "count_by_seat": win_counts,
@@ -143,12 +168,21 @@ def aggregate(summaries: list[dict[str, Any]], players: int) -> dict[str, Any]:
             "share_by_start_position": [round(x / games, 4) for x in start_pos_share],
             "shared_wins": sum(1 for s in summaries if len(s["winners"]) > 1),
             "mean_winning_ties": _mean([max(s["ties"]) for s in summaries if s["winners"]]),
+            "winning_ties_histogram": _histogram(max(s["ties"]) for s in summaries if s["winners"]),
             "mean_led_from_round": _mean(led),
             "never_led_before_end": games - len(led),
         },
         "ties": {
             "mean_by_seat": [_mean([s["ties"][i] for s in summaries]) for i in range(players)],
             "mean_end_bonus": _mean([b for s in summaries for b in s["end_bonus_ties"]]),
+            "by_source": {
+                "mean_per_player": {k: _mean([seat.get(k, 0) for seat in per_player]) or 0 for k in sources},
+                "mean_per_winner": {k: _mean([seat.get(k, 0) for seat in per_winner]) or 0 for k in sources},
+            },
+        },
+        "features": {
+            "games_with": {k: sum(1 for s in summaries if s["features"].get(k)) for k in features},
+            "mean_per_game": {k: _mean([s["features"].get(k, 0) for s in summaries]) for k in features},
         },
         "contracts": {
             "count": len(contracts),
@@ -234,6 +268,12 @@ def write_outputs(out: Path, summaries: list[dict[str, Any]], svgs: dict[int, st
     path = out / "summary.json"
     path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     written.append(path)
+    for old in out.glob("chart-*.svg"):  # charts of an earlier run
+        old.unlink()
+    for name, svg in summary_charts(summary).items():
+        path = out / name
+        path.write_text(svg, encoding="utf-8")
+        written.append(path)
     svg_dir = out / "svg"
     svg_dir.mkdir(exist_ok=True)
     for old in svg_dir.glob("game-*.svg"):  # maps of an earlier run
@@ -248,21 +288,43 @@ def write_outputs(out: Path, summaries: list[dict[str, Any]], svgs: dict[int, st
 # -- the command --------------------------------------------------------------------------
 
 
+def parse_players(text: str) -> list[int]:
+    """'3', '1-6' or '1,3,6' -> the player counts (sorted, distinct)."""
+    counts: set[int] = set()
+    for part in str(text).split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise CommandError(f"--players: '{text}' is not a count, a range like 1-6 or a list like 1,3,6.") from None
+        if a > b:
+            raise CommandError(f"--players: the range '{part}' is empty.")
+        counts.update(range(a, b + 1))
+    bad = sorted(n for n in counts if not 1 <= n <= MAX_PLAYERS)
+    if bad:
+        raise CommandError(f"--players must be between 1 and {MAX_PLAYERS} (got {bad[0]}).")
+    return sorted(counts)
+
+
 class Command(BaseCommand):
     help = (
-        "Play whole Wood and Steel games through the real rules with simple bots (simulate.simple_policy) "
-        "on a board from the database and write games.csv, contracts.csv, indies.csv, summary.json and SVG maps "
-        "of sample games into --out. A full-rules game costs about 0.12-0.15 s of CPU (7-8 games/s per core; "
-        "half of it is the bots asking the engine for legal commands): 1000 games take about 2-2.5 minutes "
-        "with --workers 1 and about half that with --workers 2 on an idle two-core machine. "
+        "Play whole Wood and Steel games through the real rules with bots (--bot planner, the default, or simple) "
+        "on a board from the database and write games.csv, contracts.csv, indies.csv, summary.json, charts "
+        "(chart-*.svg) and SVG maps of sample games into --out (--out/players-N/ for each of several player counts). "
+        "Games have no round limit unless --rounds sets one. A planner game costs about 0.1 s of CPU with 1 player "
+        "to 0.4 s with 6; --workers plays games in parallel processes (default: every CPU). "
         "Outputs depend only on the arguments and the board, not on --workers."
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--players", type=int, default=3, help=f"Players per game, 1-{MAX_PLAYERS} (default 3).")
-        parser.add_argument("--rounds", type=int, default=20, help="Stop a game after this many rounds if nobody reached 30 ties (default 20).")
-        parser.add_argument("--games", type=int, default=1000, help="Number of games (default 1000).")
+        parser.add_argument("--players", default="3", help=f"Players per game: a count 1-{MAX_PLAYERS}, a range (1-6) or a list (2,4) (default 3).")
+        parser.add_argument("--rounds", type=int, default=0, help="Stop a game after this many rounds if nobody reached the target (default 0: no limit, as the rules).")
+        parser.add_argument("--games", type=int, default=1000, help="Number of games per player count (default 1000).")
         parser.add_argument("--seed", type=int, default=1, help="Master seed; the same seed and board give identical files (default 1).")
+        parser.add_argument("--bot", default=DEFAULT_BOT, choices=sorted(policies()), help=f"The bot in every seat (default {DEFAULT_BOT}).")
+        parser.add_argument("--max-steps", type=int, default=MAX_STEPS, help=f"Commands after which a game that has not ended is given up as 'unfinished' (default {MAX_STEPS:,}).")
         parser.add_argument("--out", default="sim-out", help="Output directory, created if missing (default sim-out/, git-ignored).")
         parser.add_argument("--svg-samples", type=int, default=3, help="Write SVG maps of the first N games (default 3; 0 for none).")
         parser.add_argument("--board", default="default", help="'default' (the board marked default in admin) or a board's slug.")
@@ -273,15 +335,16 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts) -> None:
-        players, rounds, games, seed = opts["players"], opts["rounds"], opts["games"], opts["seed"]
+        counts = parse_players(opts["players"])
+        rounds, games, seed, bot, max_steps = opts["rounds"], opts["games"], opts["seed"], opts["bot"], opts["max_steps"]
         samples = opts["svg_samples"]
         workers = opts["workers"] if opts["workers"] is not None else (os.cpu_count() or 1)
-        if not 1 <= players <= MAX_PLAYERS:
-            raise CommandError(f"--players must be between 1 and {MAX_PLAYERS} (got {players}).")
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise CommandError(f"--rounds must be between 1 and {MAX_ROUNDS} (got {rounds}).")
+        if not 0 <= rounds <= MAX_ROUNDS:
+            raise CommandError(f"--rounds must be between 0 (no limit) and {MAX_ROUNDS} (got {rounds}).")
         if games < 1:
             raise CommandError(f"--games must be at least 1 (got {games}).")
+        if max_steps < 1:
+            raise CommandError(f"--max-steps must be at least 1 (got {max_steps}).")
         if samples < 0:
             raise CommandError(f"--svg-samples must be 0 or more (got {samples}).")
         if workers < 1:
@@ -291,16 +354,26 @@ class Command(BaseCommand):
             raise CommandError(f"--out {out} exists and is not a directory.")
 
         board, data = self._board(opts["board"])
-        if len(data["starting_routes"]) < players:
-            raise CommandError(f"Board '{board.slug}' has only {len(data['starting_routes'])} starting routes: at most that many players (got --players {players}).")
+        if len(data["starting_routes"]) < counts[-1]:
+            raise CommandError(f"Board '{board.slug}' has only {len(data['starting_routes'])} starting routes: at most that many players (got --players {counts[-1]}).")
         options = {"board": data}
         try:
             ENGINE.normalize_options(dict(options))
         except RulesError as e:
             raise CommandError(f"Board '{board.slug}' is not playable: {e}") from e
 
+        rows = []
+        for players in counts:
+            where = out if len(counts) == 1 else out / f"players-{players}"
+            summary, elapsed, used, written = self._run(players, rounds, games, seed, bot, max_steps, samples, workers, options, board, data, where)
+            rows.append((players, summary, elapsed))
+            self._report(summary, elapsed, used, where, written)
+        if len(rows) > 1:
+            self._table(rows)
+
+    def _run(self, players, rounds, games, seed, bot, max_steps, samples, workers, options, board, data, out):
         seeds = game_seeds(seed, games)
-        tasks = [(i + 1, s, players, rounds, i < samples) for i, s in enumerate(seeds)]
+        tasks = [(i + 1, s, players, rounds, i < samples, bot, max_steps) for i, s in enumerate(seeds)]
         workers = min(workers, games)
         started = time.perf_counter()
         if workers == 1:
@@ -322,14 +395,14 @@ class Command(BaseCommand):
                 svgs[summary["game"]] = svg
         summary = {
             "parameters": {
-                "players": players, "rounds": rounds, "games": games, "seed": seed, "policy": "simple",
+                "players": players, "rounds": rounds, "games": games, "seed": seed, "bot": bot, "max_steps": max_steps,
                 "board": {"slug": board.slug, "name": board.name, "key": board_fingerprint(data)},
                 "game_seeds": "random.Random(seed).sample(range(2**31), games)",
             },
             **aggregate(summaries, players),
         }
         written = write_outputs(out, summaries, svgs, summary, players)
-        self._report(summary, elapsed, workers, out, written)
+        return summary, elapsed, workers, written
 
     def _board(self, name: str):
         from companion.models import Board
@@ -351,18 +424,33 @@ class Command(BaseCommand):
     def _report(self, s: dict[str, Any], elapsed: float, workers: int, out: Path, written: list[Path]) -> None:
         p = s["parameters"]
         w = self.stdout.write
-        w(f"Wood and Steel: {s['games']} games, {p['players']} players, up to {p['rounds']} rounds, seed {p['seed']}, board '{p['board']['slug']}'")
+        limit = f"up to {p['rounds']} rounds" if p["rounds"] else "no round limit"
+        w(f"Wood and Steel: {s['games']} games, {p['players']} players, {p['bot']} bots, {limit}, seed {p['seed']}, board '{p['board']['slug']}'")
         w(f"  time: {elapsed:.1f} s, {s['games'] / elapsed:.1f} games/s ({workers} worker{'s' if workers > 1 else ''})")
-        er = s["end_round"]
         reasons = ", ".join(f"{k} {v}" for k, v in s["end_reasons"].items())
-        w(f"  end round: mean {er['mean']}, min {er['min']}, max {er['max']} ({reasons})")
+        w(f"  ended: {reasons} (target: someone reached the target ties; round-limit: --rounds; unfinished: --max-steps)")
+        er, st = s["end_round"], s["steps"]
+        w(f"  end round: mean {er['mean']}, min {er['min']}, median {er['p50']}, p90 {er['p90']}, p99 {er['p99']}, max {er['max']}")
+        w(f"  steps (commands): mean {st['mean']}, median {st['p50']}, p90 {st['p90']}, p99 {st['p99']}, max {st['max']}")
         wins = s["wins"]
         w("  win share by seat: " + ", ".join(f"seat {i} {x:.1%}" for i, x in enumerate(wins["share_by_seat"])))
         w("  win share by round-1 turn position: " + ", ".join(f"#{i + 1} {x:.1%}" for i, x in enumerate(wins["share_by_start_position"])))
         w(f"  winner: mean {wins['mean_winning_ties']} ties, in the lead for good from round {wins['mean_led_from_round']} on average")
+        src = s["ties"]["by_source"]["mean_per_player"]
+        w("  ties per player by source: " + ", ".join(f"{k} {v}" for k, v in src.items() if v))
         c = s["contracts"]
         w(f"  contracts: {c['count']} ({c['mean_per_game']} per game), value mean ${c['value']['mean']:,.0f}, min ${c['value']['min']:,}, max ${c['value']['max']:,}")
         hist = c["value"]["histogram"]
         w("  contract values: " + ", ".join(f"${int(v) // 1000}k {n / max(1, c['count']):.0%}" for v, n in hist.items()))
         w("  contract ties: " + ", ".join(f"{t}: {n / max(1, c['count']):.0%}" for t, n in c["ties_histogram"].items()))
+        feats = s["features"]["games_with"]
+        w("  games with: " + ", ".join(f"{k} {n / s['games']:.0%}" for k, n in feats.items()))
         w(f"  wrote {len(written)} files to {out}/")
+
+    def _table(self, rows) -> None:
+        w = self.stdout.write
+        w("players  games  ended by the rules  end round median/p90/p99/max  steps median/max  seconds")
+        for players, s, elapsed in rows:
+            er, st = s["end_round"], s["steps"]
+            target = s["end_reasons"].get("target", 0)
+            w(f"{players:>7}  {s['games']:>5}  {target:>10} ({target / s['games']:.1%})  {er['p50']}/{er['p90']}/{er['p99']}/{er['max']:<21}  {st['p50']}/{st['max']:<12}  {elapsed:.1f}")

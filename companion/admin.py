@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
@@ -23,8 +24,30 @@ class CityInline(admin.TabularInline):
     show_change_link = True
 
 
+class BoardForm(forms.ModelForm):
+    class Meta:
+        model = Board
+        fields = ("name", "slug", "is_default", "image_width", "image_height", "sections", "regions", "tie_matrix", "starting_routes", "avoid_cities")
+
+    def clean_avoid_cities(self):
+        """The engine refuses a board whose avoid_cities are not its cities (invalid-board),
+        so a game master learns it here rather than when a game starts."""
+        avoid = self.cleaned_data.get("avoid_cities")
+        if avoid in (None, ""):
+            return []
+        if not isinstance(avoid, list) or not all(isinstance(c, str) for c in avoid):
+            raise forms.ValidationError('A list of city names, e.g. ["Boston", "New York"].')
+        if self.instance.pk:
+            known = set(self.instance.cities.values_list("name", flat=True))
+            unknown = [c for c in avoid if c not in known]
+            if unknown:
+                raise forms.ValidationError("Not cities of this board: " + ", ".join(unknown) + ".")
+        return avoid
+
+
 @admin.register(Board)
 class BoardAdmin(admin.ModelAdmin):
+    form = BoardForm
     list_display = ("name", "slug", "is_default", "city_count", "route_count")
     prepopulated_fields = {"slug": ("name",)}
 

@@ -123,6 +123,9 @@ def validate_board(data: Any) -> dict[str, Any]:
         if not isinstance(pair, list) or len(pair) != 2 or route_id(*pair) not in seen:
             raise _bad("Each starting route must be a pair of cities joined by a route.")
     data["commodities"] = sorted(commodities)
+    avoid = data.get("avoid_cities", [])
+    if not isinstance(avoid, list) or not all(isinstance(c, str) and c in names for c in avoid):
+        raise _bad("avoid_cities must list cities of the board.")
     matrix = data.get("tie_matrix")
     if matrix is not None:
         if not isinstance(matrix, dict) or set(matrix) != set(regions):
@@ -211,6 +214,7 @@ class Board:
             self.nearest[k] = {name: min(self.hops[self.index[name]][j] for j in idx) for name in self.names}
         self.starting_routes: list[str] = [route_id(*p) for p in data["starting_routes"]]
         self.starting_cities: list[str] = sorted({c for rid in self.starting_routes for c in self.route_cities(rid)})
+        self.avoid_cities: list[str] = sorted(set(data.get("avoid_cities") or ()))  # independents never start there
         self._dir_cache: dict[tuple[str, str], str] = {}
         # bitmask helpers for the hot loops (independent growth, the workload)
         self.route_mask: dict[str, int] = {

@@ -53,15 +53,19 @@ def eligible_start_routes(board: Board, min_distance: int) -> list[str]:
     return out
 
 
-def place_independents(board: Board, rng: Rng, count: int, min_distance: int = 2) -> list[str]:
+def place_independents(board: Board, rng: Rng, count: int, min_distance: int = 2, avoid=()) -> list[str]:
     """Pick ``count`` one-route railroads filling the most spacious parts of the map.
 
     Greedy farthest-point placement: each new railroad takes the eligible route whose
     nearer city is farthest (in hops) from every possible starting city and every railroad
-    placed so far; ties are broken at random. Railroads never share a city. May return
-    fewer than ``count`` routes on a crowded board.
+    placed so far; ties are broken at random. Railroads never share a city and never start
+    in a city of ``avoid`` (the board's ``avoid_cities``). May return fewer than ``count``
+    routes on a crowded board.
     """
     eligible = eligible_start_routes(board, min_distance)
+    if avoid:
+        avoid = set(avoid)
+        eligible = [rid for rid in eligible if avoid.isdisjoint(board.route_cities(rid))]
     occupied = list(board.starting_cities)
     used: set[str] = set()
     chosen: list[str] = []

@@ -62,6 +62,15 @@ HEAVY_ENGINE_BONUS = 1_000  # Mountain / Challenger: per segment (route, i.e. ho
 HUB_TRACK_DISCOUNT = 1_000  # per segment (route) built within two links of the builder's hub
 TRACK_PER_TURN = 2  # segments (routes) per turn; 3 with the Employment Office
 SEGMENT_UNITS = ("route", "length")  # the rules' segment; the engine's reading before issue 18
+# Options the lobby never offers (not in OPTIONS). Each keeps games started before a rules
+# correction playing, and replaying, as they began: a new game gets the first value, the
+# companion's migrations write the second into the options of games already started, and
+# the engine reads a state whose options lack the key as the second.
+HIDDEN_OPTIONS = {
+    "segment_unit": SEGMENT_UNITS,  # issue 18 part 1: a segment is a route (migration 0003)
+    "auction_lots": ("as-sold", "whole-route"),  # issue 18: a lot is what was sold (migration 0004)
+    "avoid_cities_rule": ("honour", "ignore"),  # issue 18: the board's avoid_cities (migration 0004)
+}
 DEBT_UNIT = 5_000
 DEBT_SERVICE_PER_UNIT = 1_000
 BANKRUPTCY_PENALTY = 5_000
@@ -234,6 +243,7 @@ OPTIONS = (
     _opt("railroad_price_unit", "choice", "segment", "Merger price per segment (rules) or per route (designers' app): the same since issue 18 (a segment is a route); they differ only in games started before it.", choices=("segment", "route")),
     _opt("acquire_requires_connection", "bool", True, "A player may only merge with an independent their track reaches."),
     _opt("market_size", "int", 3, "Market contracts laid out when the market opens.", min=1, max=10),
+    _opt("market_tableau", "choice", "fixed", "The open market: 'fixed' keeps market_size contracts (a claim deals a replacement; a market delivery deals one only when fewer are open); 'grows' (the rules' text read literally): every market delivery deals one more, up to market_max.", choices=("fixed", "grows")),
     _opt("market_max", "int", 0, "Most open market contracts: a market delivery adds one only below this (0: no cap, as in the rules; a claim always deals a replacement).", min=0, max=50),
     _opt("check_network", "bool", True, "Check that the player's reported track reaches the pickup and destination cities."),
     _opt("limit_actions", "bool", True, "At most two different actions per turn (running trains may repeat)."),
@@ -244,6 +254,7 @@ OPTIONS = (
     _opt("depth_rule", "choice", "times", "Depth bonus: 'times' = deliveries of the most delivered commodity (from 2); 'literal' = that plus one.", choices=("times", "literal")),
     _opt("connection_bonuses", "int", 4, "Connection bonuses the app generates (the first is coast to coast).", min=0, max=12),
     _opt("private_contracts_public", "bool", False, "Show held private contracts to every seat (default: only their holder)."),
+    _opt("rebuild_from", "choice", "active-cities", "A player left with no track (all sold in a bankruptcy) starts new track from one of their active cities (their stations: starting cities and cities delivered to), or only from one of their two starting cities.", choices=("active-cities", "starting-cities")),
     _opt("max_parallel", "int", 2, "Most tracks (players or independents) on one route.", min=1, max=6),
 )
 
@@ -254,7 +265,7 @@ class WoodAndSteelEngine(Engine):
     min_players = 1
     max_players = 6
     options = OPTIONS
-    bots = ("random", "simple")
+    bots = ("random", "simple", "planner")  # weakest first; planner: bot.py (finishes games, plays every part)
 
     # Declared in commands.py, which reads this module's tables (engines, upgrades).
     @functools.cached_property
@@ -276,13 +287,12 @@ class WoodAndSteelEngine(Engine):
     def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         options = dict(options or {})
         board = options.pop("board", None)
-        segment_unit = options.pop("segment_unit", "route")
+        hidden = {name: options.pop(name, values[0]) for name, values in HIDDEN_OPTIONS.items()}
         out = super().normalize_options(options)
-        # Not in OPTIONS (the lobby never offers it): 'length' is the engine's reading of
-        # "segment" before issue 18, kept so games started before it play on and replay
-        # unchanged (companion migration 0003 writes it into their options).
-        require(segment_unit in SEGMENT_UNITS, "invalid-option", "Option 'segment_unit' must be 'route' or 'length'.")
-        out["segment_unit"] = segment_unit
+        for name, value in hidden.items():
+            values = HIDDEN_OPTIONS[name]
+            require(value in values, "invalid-option", f"Option {name!r} must be " + " or ".join(repr(v) for v in values) + ".")
+            out[name] = value
         require(out["railroads_min"] <= out["railroads_max"], "invalid-option", "railroads_min must not exceed railroads_max.")
         require(out["max_borrow"] % DEBT_UNIT == 0, "invalid-option", "max_borrow must be a multiple of $5,000.")
         out["board"] = validate_board(board) if board is not None else None
@@ -329,7 +339,10 @@ class WoodAndSteelEngine(Engine):
         }
         count = R.indie_count(rng, len(players), options["railroads_min"], options["railroads_max"])
         taken: set[str] = set()
-        for i, rid in enumerate(R.place_independents(board, rng, count, options["indie_distance"])):
+        # the board's avoid_cities: cities independents never start in (games started before
+        # issue 18 ignored them: hidden option avoid_cities_rule='ignore')
+        avoid = board.avoid_cities if options["avoid_cities_rule"] == "honour" else ()
+        for i, rid in enumerate(R.place_independents(board, rng, count, options["indie_distance"], avoid=avoid)):
             name = R.railroad_name(board, rng, rid, taken)
             taken.add(name)
             state["railroads"].append({"id": i + 1, "name": name, "routes": [{"route": rid, "round": 0}], "acquired_by": None, "acquired_round": None})
@@ -506,12 +519,26 @@ class WoodAndSteelEngine(Engine):
         n += sum(1 for r in state["railroads"] if r["acquired_by"] is None and any(x["route"] == rid for x in r["routes"]))
         return n
 
+    def _build_anchor(self, state: State, p: dict[str, Any]) -> set[str]:
+        """The cities new track may start from: the player's network; once they have no
+        track left (a bankruptcy sold it all), their active cities or their starting cities
+        (option ``rebuild_from``), so a railroad that sold everything can build again."""
+        if p["network"]:
+            return set(p["network"])
+        if state["options"].get("rebuild_from", "active-cities") == "starting-cities":
+            return set(self.board(state).route_cities(p["start_route"])) if p["start_route"] else set()
+        return set(p["active_cities"])
+
+    @staticmethod
+    def _anchor_text(state: State) -> str:
+        return "one of your starting cities" if state["options"].get("rebuild_from") == "starting-cities" else "one of your active cities"
+
     def _build_options(self, state: State, p: dict[str, Any]) -> list[dict[str, Any]]:
         """Every route ``p`` may build on now, whatever their money and actions: route,
         remaining units of length, parallel, hub discount, and the price of the whole route
         (the rules) or of its remaining length in one go (games started before issue 18)."""
         board = self.board(state)
-        network = set(p["network"])
+        network = self._build_anchor(state, p)
         occupied: dict[str, int] = {}
         for q in state["players"]:
             for rid in set(q["track"]).union(q["acquired"]):
@@ -635,6 +662,17 @@ class WoodAndSteelEngine(Engine):
     def _open_market_count(self, state: State) -> int:
         return sum(1 for c in state["contracts"] if c["status"] == "market")
 
+    def _market_refill(self, state: State) -> bool:
+        """Whether a market delivery deals a new market contract. The tableau (option
+        ``market_tableau='fixed'``) keeps ``market_size`` contracts: a claim already dealt a
+        replacement, so a delivery deals one only when fewer are open (a draw found nothing).
+        ``'grows'`` (the literal text, and games started before issue 18 whose options lack
+        the key): every delivery deals one more, up to ``market_max`` (0: no cap)."""
+        opts = state["options"]
+        if opts.get("market_tableau", "grows") == "fixed":
+            return self._open_market_count(state) < opts["market_size"]
+        return not opts["market_max"] or self._open_market_count(state) < opts["market_max"]
+
     # -- validation of the acting seat -------------------------------------
     def _check_turn(self, state: State, seat: Any) -> dict[str, Any]:
         require(not state["finished"], "game-over", "The game is over.")
@@ -646,13 +684,37 @@ class WoodAndSteelEngine(Engine):
         return p
 
     def _check_action(self, state: State, p: dict[str, Any], cmd: str) -> None:
+        reason = self._action_reason(state, p, cmd)
+        if reason is not None:
+            raise RulesError(reason["code"], reason["message"])
+
+    @staticmethod
+    def _action_reason(state: State, p: dict[str, Any], cmd: str) -> dict[str, str] | None:
+        """Why ``p`` may not take the action of ``cmd`` now (two different actions a turn;
+        running trains and building may go on), or None."""
         if not state["options"]["limit_actions"]:
-            return
+            return None
         kind = ACTION_KINDS[cmd]
         if kind in p["turn_actions"]:
-            require(kind in ("run-trains", "build-track"), "action-used", "You already took that action this turn.")
-            return
-        require(len(p["turn_actions"]) < 2, "no-actions-left", "You have used both actions this turn.")
+            if kind in ("run-trains", "build-track"):
+                return None
+            return {"code": "action-used", "message": "You already took that action this turn."}
+        if len(p["turn_actions"]) >= 2:
+            return {"code": "no-actions-left", "message": "You have used both actions this turn."}
+        return None
+
+    @staticmethod
+    def _money_reason(p: dict[str, Any], cost: int, what: str) -> dict[str, str] | None:
+        """The one affordability check (``apply`` and the priced listing give the same
+        reason): ``what`` starts the sentence, e.g. "That track costs"."""
+        if p["money"] >= cost:
+            return None
+        return {"code": "not-enough-money", "message": f"{what} ${cost:,}; you have ${p['money']:,}."}
+
+    def _check_money(self, p: dict[str, Any], cost: int, what: str) -> None:
+        reason = self._money_reason(p, cost, what)
+        if reason is not None:
+            raise RulesError(reason["code"], reason["message"])
 
     @staticmethod
     def _use_action(state: State, p: dict[str, Any], cmd: str) -> None:
@@ -783,12 +845,13 @@ class WoodAndSteelEngine(Engine):
             require(p["turn_segments"] + segments <= self._segment_allowance(p), "too-many-segments", f"You may build {self._segment_allowance(p)} segments per turn.")
         if built == 0:
             a, b = route["a"], route["b"]
-            require(a in p["network"] or b in p["network"], "not-connected", "Track must start from your network.")
+            anchor = self._build_anchor(state, p)
+            require(a in anchor or b in anchor, "not-connected", "Track must start from your network." if p["network"] else "Track must start from " + self._anchor_text(state) + ".")
             require(self._route_occupants(state, rid) < state["options"]["max_parallel"], "route-full", "That route has no room for more track.")
         self._check_action(state, p, "build-track")
         parallel = self._route_occupants(state, rid) - (1 if built else 0) > 0
         cost = self._build_cost(state, p, rid, parallel=parallel, segments=segments)
-        require(p["money"] >= cost, "not-enough-money", f"That track costs ${cost:,}.")
+        self._check_money(p, cost, "That track costs")
         # mutate
         self._use_action(state, p, "build-track")
         p["money"] -= cost
@@ -872,7 +935,7 @@ class WoodAndSteelEngine(Engine):
             events += self._deal_offers(state, rng, p, "fulfilled")
         else:
             p["market"] = None
-            if not opts["market_max"] or self._open_market_count(state) < opts["market_max"]:
+            if self._market_refill(state):
                 events += self._deal_market(state, rng, "delivery")
         state["rng"] = rng.state
         return events
@@ -938,8 +1001,8 @@ class WoodAndSteelEngine(Engine):
         if state["options"]["acquire_requires_connection"]:
             require(bool(cities & set(p["network"])), "not-connected", "Your track must reach that railroad first.")
         price = self._railroad_price(state, rr)
-        require(p["money"] >= price, "not-enough-money", f"That railroad costs ${price:,}.")
         self._check_action(state, p, "acquire-railroad")
+        self._check_money(p, price, "That railroad costs")
         self._use_action(state, p, "acquire-railroad")
         p["money"] -= price
         rr["acquired_by"] = seat
@@ -967,8 +1030,8 @@ class WoodAndSteelEngine(Engine):
         if len(p["engines"]) >= MAX_ENGINES:
             require(trade is not None, "bad-trade-in", "You own two engines: trade one in.")
         cost = ENGINE_COST[engine] + (SKIP_ENGINE_SURCHARGE if skip else 0) - (trade_in_value(trade) if trade else 0)
-        require(p["money"] >= cost, "not-enough-money", f"That costs ${cost:,}.")
         self._check_action(state, p, "buy-engine")
+        self._check_money(p, cost, "That engine costs")
         rng = Rng(state["rng"])
         self._use_action(state, p, "buy-engine")
         p["money"] -= cost
@@ -1021,8 +1084,8 @@ class WoodAndSteelEngine(Engine):
             require(k not in state["monopolies"], "not-available", "Someone already has that monopoly.")
             require(all(c in p["network"] for c in board.producers[k]), "not-eligible", f"Connect to every city with {k} first.")
             event["commodity"] = k
-        require(p["money"] >= cost, "not-enough-money", f"That costs ${cost:,}.")
         self._check_action(state, p, "buy-upgrade")
+        self._check_money(p, cost, "That upgrade costs")
         self._use_action(state, p, "buy-upgrade")
         p["money"] -= cost
         if up not in p["upgrades"]:
@@ -1067,8 +1130,8 @@ class WoodAndSteelEngine(Engine):
         amount = command.get("amount")
         require(amount in (5_000, 10_000) and not isinstance(amount, bool), "bad-amount", "Repay $5,000 or $10,000.")
         require(p["debt"] - amount >= min(state["options"]["debt_floor"], p["debt"]) and p["debt"] - amount >= 0, "debt-floor", f"Debt cannot go below ${state['options']['debt_floor']:,}.")
-        require(p["money"] >= amount, "not-enough-money", "You do not have that much money.")
         self._check_action(state, p, "repay-debt")
+        self._check_money(p, amount, "Repaying that costs")
         self._use_action(state, p, "repay-debt")
         p["debt"] -= amount
         p["money"] -= amount
@@ -1144,6 +1207,21 @@ class WoodAndSteelEngine(Engine):
             events += self._auction_advance(state)
         return events
 
+    @staticmethod
+    def _as_sold(state: State) -> bool:
+        """True when an auction lot is exactly what was sold (issue 18): a partly built route
+        goes to the winner as built, an unsold one leaves the board, an unsold route never
+        joins an independent that already runs there. Games started before it (hidden option
+        ``auction_lots='whole-route'``, also read when the key is absent) keep the old way."""
+        return state["options"].get("auction_lots", "whole-route") == "as-sold"
+
+    @staticmethod
+    def _auction_choosing(a: dict[str, Any]) -> bool:
+        """No lot is on the block yet: its first bidder (the opener) chooses one. The lots
+        ``a["lots"][:a["lot"]]`` are done, the rest are left; the lot on the block is moved to
+        ``a["lot"]`` when chosen (the k-th lot's bidding starts k players to the seller's left)."""
+        return a["lot"] < len(a["lots"]) and a["high"] is None and not a["passed"]
+
     def _auction_current(self, state: State) -> int | None:
         a = state["auction"]
         order = a["bidders"][a["lot"] % len(a["bidders"]) :] + a["bidders"][: a["lot"] % len(a["bidders"])] if a["bidders"] else []
@@ -1160,10 +1238,34 @@ class WoodAndSteelEngine(Engine):
                 return s
         return None
 
+    def _bid_minimum(self, state: State, lot: dict[str, Any]) -> int:
+        """The lowest bid on ``lot`` now: its sale price ("normal rates") when it opens, else
+        the high bid + $1,000."""
+        a = state["auction"]
+        current = not self._auction_choosing(a) and a["lots"][a["lot"]] is lot
+        return lot["price"] if not current or a["high"] is None else a["high"] + BID_STEP
+
+    def _bid_blocked(self, state: State, seat: Any, lot: dict[str, Any]) -> dict[str, str] | None:
+        """Why ``seat`` may not bid on ``lot`` now (code and message, as ``bid`` would refuse
+        it), or None. Shared by ``bid``, the legal commands and the view."""
+        a = state["auction"]
+        if self._auction_current(state) != seat:
+            return {"code": "not-your-turn", "message": "It is not your bid."}
+        if not self._auction_choosing(a) and a["lots"][a["lot"]] is not lot:
+            return {"code": "lot-on-block", "message": f"The lot on the block is {a['lots'][a['lot']]['route']}."}
+        w = state["players"][seat]
+        if self._as_sold(state) and (lot["route"] in w["track"] or lot["route"] in w["acquired"]):
+            return {"code": "has-track", "message": "You already have track on that route."}
+        minimum = self._bid_minimum(state, lot)
+        if w["money"] < minimum:
+            return {"code": "not-enough-money", "message": f"The lowest bid is ${minimum:,}; you have ${w['money']:,}."}
+        return None
+
     def _auction_advance(self, state: State) -> list[Event]:
         """Close lots that are decided; return to play when every lot is done."""
         events: list[Event] = []
         board = self.board(state)
+        as_sold = self._as_sold(state)
         while state["auction"] is not None:
             a = state["auction"]
             if a["lot"] >= len(a["lots"]):
@@ -1175,16 +1277,32 @@ class WoodAndSteelEngine(Engine):
                 break
             lot = a["lots"][a["lot"]]
             rid = lot["route"]
+            length = board.routes[rid]["length"]
+            # a lot is what was sold: a whole route, or (games before issue 18) part of one
+            segments = lot.get("segments", length) if as_sold else length
             if a["high_bidder"] is not None:
                 w = state["players"][a["high_bidder"]]
                 w["money"] -= a["high"]
-                w["track"][rid] = board.routes[rid]["length"]
+                w["track"][rid] = segments
                 w["track_paid"][rid] = a["high"]
                 self._recompute_network(state, w)
-                events.append({"type": "lot-sold", "route": rid, "seat": w["seat"], "price": a["high"]})
+                events.append({"type": "lot-sold", "route": rid, "seat": w["seat"], "price": a["high"], "segments": segments, "length": length})
             else:
-                cities = set(board.route_cities(rid))
-                rr = next((r for r in state["railroads"] if r["acquired_by"] is None and self._railroad_cities(state, r) & cities), None)
+                # "they become part of any independent railroad that is connected", else
+                # leave the board; a part of a route reaches no second city, so it leaves
+                rr = None
+                if not as_sold or segments >= length:
+                    cities = set(board.route_cities(rid))
+                    rr = next(
+                        (
+                            r
+                            for r in state["railroads"]
+                            if r["acquired_by"] is None
+                            and self._railroad_cities(state, r) & cities
+                            and (not as_sold or all(x["route"] != rid for x in r["routes"]))
+                        ),
+                        None,
+                    )
                 if rr is not None:
                     rr["routes"].append({"route": rid, "round": state["round"]})
                     events.append({"type": "lot-unsold", "route": rid, "railroad": rr["id"]})
@@ -1197,29 +1315,62 @@ class WoodAndSteelEngine(Engine):
             a["passed"] = []
         return events
 
-    def _check_bidder(self, state: State, seat: Any) -> dict[str, Any]:
+    def _check_bidder(self, state: State, seat: Any, command: Command) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The auction and the lot ``command`` bids on or passes. While the opener chooses,
+        ``route`` names any lot left (default: the first sold); later it may only name the
+        lot on the block."""
         require(not state["finished"], "game-over", "The game is over.")
         require(state["phase"] == "auction", "wrong-phase", "There is no auction.")
         require(self._auction_current(state) == seat, "not-your-turn", "It is not your bid.")
-        return state["auction"]
+        a = state["auction"]
+        left = a["lots"][a["lot"] :]
+        if "route" not in command or command["route"] is None:
+            return a, left[0]
+        rid = self.board(state).parse_route(command["route"])
+        if self._auction_choosing(a):
+            lot = next((x for x in left if x["route"] == rid), None)
+            require(lot is not None, "no-such-lot", "Choose one of the lots left: " + ", ".join(x["route"] for x in left) + ".")
+            return a, lot
+        require(rid == left[0]["route"], "lot-on-block", f"The lot on the block is {left[0]['route']}.")
+        return a, left[0]
+
+    @staticmethod
+    def _put_on_block(a: dict[str, Any], lot: dict[str, Any]) -> None:
+        lots = a["lots"]
+        lots.remove(lot)
+        lots.insert(a["lot"], lot)
 
     def _cmd_bid(self, state: State, seat: Any, command: Command) -> list[Event]:
-        a = self._check_bidder(state, seat)
-        lot = a["lots"][a["lot"]]
+        a, lot = self._check_bidder(state, seat, command)
+        blocked = self._bid_blocked(state, seat, lot)
+        if blocked is not None:
+            raise RulesError(blocked["code"], blocked["message"])
         amount = command.get("amount")
-        minimum = lot["price"] if a["high"] is None else a["high"] + BID_STEP
-        require(isinstance(amount, int) and not isinstance(amount, bool) and amount >= minimum, "bid-too-low", f"Bid at least ${minimum:,}.")
-        require(state["players"][seat]["money"] >= amount, "not-enough-money", "You cannot cover that bid.")
+        minimum = self._bid_minimum(state, lot)
+        require(isinstance(amount, int) and not isinstance(amount, bool), "bad-amount", f"Bid a whole number of dollars, at least ${minimum:,}.")
+        require(amount >= minimum, "bid-too-low", f"Bid at least ${minimum:,}.")
+        if self._as_sold(state):
+            require(amount % BID_STEP == 0, "bad-amount", f"Bid in steps of ${BID_STEP:,}.")
+        require(state["players"][seat]["money"] >= amount, "not-enough-money", f"You have ${state['players'][seat]['money']:,}: you cannot cover that bid.")
+        events: list[Event] = []
+        if self._auction_choosing(a):
+            self._put_on_block(a, lot)
+            events.append({"type": "lot-chosen", "seat": seat, "route": lot["route"], "price": lot["price"]})
         a["high"] = amount
         a["high_bidder"] = seat
         a["turn"] += 1
-        return [{"type": "bid", "seat": seat, "route": lot["route"], "amount": amount}] + self._auction_advance(state)
+        return events + [{"type": "bid", "seat": seat, "route": lot["route"], "amount": amount}] + self._auction_advance(state)
 
     def _cmd_pass_bid(self, state: State, seat: Any, command: Command) -> list[Event]:
-        a = self._check_bidder(state, seat)
+        a, lot = self._check_bidder(state, seat, command)
+        events: list[Event] = []
+        if self._auction_choosing(a):
+            # the opener chooses the lot and passes: the others bid on it
+            self._put_on_block(a, lot)
+            events.append({"type": "lot-chosen", "seat": seat, "route": lot["route"], "price": lot["price"]})
         a["passed"].append(seat)
         a["turn"] += 1
-        return [{"type": "bid-passed", "seat": seat}] + self._auction_advance(state)
+        return events + [{"type": "bid-passed", "seat": seat, "route": lot["route"]}] + self._auction_advance(state)
 
     # turns and rounds -----------------------------------------------------
     def _cmd_end_turn(self, state: State, seat: Any, command: Command) -> list[Event]:
@@ -1354,12 +1505,23 @@ class WoodAndSteelEngine(Engine):
 
         return legal_commands(self, state, seat)
 
+    def listing(self, state: State, *, seat: int | None) -> list[dict[str, Any]]:
+        """The priced listing (also ``view(state, seat)["listing"]``): what ``seat`` may spend
+        money on, each ``{"command", "price", "reason"}``; see ``legal.listing``."""
+        from .legal import listing
+
+        return listing(self, state, seat)
+
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
         from .views import build_view
 
         return build_view(self, state, seat)
 
     def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
+        if bot == "planner":
+            from .bot import planner_policy
+
+            return planner_policy(self, state, seat, rng)
         if bot == "simple":
             from .simulate import simple_policy
 

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import scoring as S
-from .rules import ENGINE_NAME, ENGINES
+from .rules import BID_STEP, ENGINE_NAME, ENGINES
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import WoodAndSteelEngine
@@ -120,8 +120,26 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
     auction = None
     if state["auction"] is not None:
         a = state["auction"]
-        lot = a["lots"][a["lot"]] if a["lot"] < len(a["lots"]) else None
-        auction = {"seller": a["seller"], "lot": lot, "lots_left": len(a["lots"]) - a["lot"], "high": a["high"], "high_bidder": a["high_bidder"], "passed": list(a["passed"]), "bidder": engine._auction_current(state)}
+        choosing = engine._auction_choosing(a)
+        lot = a["lots"][a["lot"]] if a["lot"] < len(a["lots"]) and not choosing else None
+        is_player = seat is not None and 0 <= seat < len(state["players"])
+        lots = []
+        for x in a["lots"][a["lot"] :] if choosing else ([lot] if lot else []):
+            length = board.routes[x["route"]]["length"]
+            blocked = engine._bid_blocked(state, seat, x) if is_player else None
+            lots.append({"route": x["route"], "segments": x.get("segments", length), "length": length, "price": x["price"], "minimum": engine._bid_minimum(state, x), "blocked": blocked["message"] if blocked else None})
+        auction = {
+            "seller": a["seller"],
+            "choosing": choosing,  # the bidder (the opener) chooses which lot goes on the block
+            "lot": dict(lot) if lot else None,
+            "lots": lots,  # the lots the bidder may bid on now, each with its lowest bid and, for a seat, why it cannot bid
+            "lots_left": len(a["lots"]) - a["lot"],
+            "high": a["high"],
+            "high_bidder": a["high_bidder"],
+            "passed": list(a["passed"]),
+            "bidder": engine._auction_current(state),
+            "amount_step": BID_STEP,
+        }
     sizes = board.monopoly_sizes()
     build_options = None
     if state["phase"] == "play" and seat is not None and 0 <= seat < len(state["players"]):
@@ -155,6 +173,7 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
         "auction": auction,
         "segment_unit": "route" if engine._by_route(state) else "length",
         "build_options": build_options,
+        "listing": engine.listing(state, seat=seat),
         "ending": state["ending"],
         "final": json.loads(json.dumps(state["final"])) if state["final"] else None,
         "options": {k: v for k, v in opts.items()},

@@ -384,11 +384,23 @@ def test_random_bot_counts_all_borrow_amounts_as_one_choice():
     assert 100 <= borrows <= 300  # about 1 in `kinds`, not 20 in `kinds + 19`
 
 
-@pytest.mark.parametrize(("cap", "expected"), [(0, [3, 4, 5, 6, 7]), (4, [3, 4, 4, 4, 4])])
-def test_market_claims_replace_and_deliveries_add_up_to_market_max(cap, expected):
-    options = {"check_network": False} | ({"market_max": cap} if cap else {})
-    assert ENGINE.normalize_options({})["market_max"] == 0  # the rules: no cap
-    state = started_game(3, **options)
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, [3, 3, 3, 3, 3]),  # the default tableau: market_size contracts, kept full by claims
+        ({"market_size": 5}, [5, 5, 5, 5, 5]),
+        ({"market_tableau": "fixed", "market_max": 4}, [3, 3, 3, 3, 3]),  # market_max is for 'grows'
+        ({"market_tableau": "grows"}, [3, 4, 5, 6, 7]),  # the literal text: one more per delivery
+        ({"market_tableau": "grows", "market_max": 4}, [3, 4, 4, 4, 4]),
+        (None, [3, 4, 5, 6, 7]),  # a game started before issue 18 (no market_tableau): as it was
+    ],
+)
+def test_the_market_size_after_claims_and_deliveries(options, expected):
+    defaults = ENGINE.normalize_options({})
+    assert (defaults["market_tableau"], defaults["market_size"], defaults["market_max"]) == ("fixed", 3, 0)
+    state = started_game(3, check_network=False, **(options or {}))
+    if options is None:
+        del state["options"]["market_tableau"]
     seat = state["current_seat"]
     p = state["players"][seat]
     p["money"] = 50_000
@@ -406,6 +418,20 @@ def test_market_claims_replace_and_deliveries_add_up_to_market_max(cap, expected
         ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": c["id"]})
         counts.append(open_count())
     assert counts == expected
+
+
+def test_a_fixed_tableau_refills_on_a_delivery_when_a_draw_left_it_short():
+    state = started_game(3, check_network=False)
+    seat = state["current_seat"]
+    p = state["players"][seat]
+    p["money"] = 50_000
+    p["engines"] = ["american"]
+    ENGINE.apply(state, seat=seat, command={"cmd": "buy-engine", "engine": "mogul", "trade_in": "american"})
+    market = [c for c in state["contracts"] if c["status"] == "market"]
+    ENGINE.apply(state, seat=seat, command={"cmd": "claim-market-contract", "contract": market[0]["id"]})
+    market[1]["status"] = "discarded"  # as if a replacement draw had found nothing
+    ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": market[0]["id"]})
+    assert sum(1 for c in state["contracts"] if c["status"] == "market") == 3
 
 
 def test_hub_and_regional_office_add_offers():

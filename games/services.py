@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import broadcast, hooks, store
+from . import broadcast, hooks, jsontext, store
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
@@ -232,7 +232,7 @@ def _command_on(
     expected_version: int | None, schedule_bots: bool,
 ) -> CommandResult:
     if command_id is not None and game.previous_sequence is not None:  # a retry
-        previous = _previous_result(game=game, actor=actor, command_id=command_id)
+        previous = _previous_result(game=game, actor=actor, command_id=command_id, command=command)
         if previous is not None:
             return previous
     if actor.is_spectator:
@@ -265,7 +265,7 @@ def _command_apply(
         except IntegrityError:
             # The same command id committed concurrently: answer with its result.
             if command_id is not None:
-                previous = _previous_result(game=game, actor=actor, command_id=command_id)
+                previous = _previous_result(game=game, actor=actor, command_id=command_id, command=command)
                 if previous is not None:
                     return previous
             raise
@@ -708,12 +708,23 @@ def _game_for_command(*, code: str, command_id: str | None, fresh: bool = False)
     return game
 
 
-def _previous_result(*, game: Game, actor: Actor, command_id: str) -> CommandResult | None:
+def _previous_result(*, game: Game, actor: Actor, command_id: str, command: dict[str, Any]) -> CommandResult | None:
+    """The first result of ``command_id`` when ``command`` is a retry of it (same seat, same
+    command: idempotent); a Conflict when the id made another seat's action, or another
+    command of this seat (``command-id-reused``, naming it); None when the id is unused."""
     action = Action.objects.filter(game=game, command_id=command_id).first()
     if action is None:
         return None
     if action.seat != actor.seat:
         raise Conflict("duplicate-command-id", "This command id was already used by another seat.", version=game.version)
+    if action.command != command:
+        named = {"cmd": action.command.get("cmd"), **action.command}  # "cmd" first (jsonb keeps no key order)
+        raise Conflict(
+            "command-id-reused",
+            f"This command id already made action {action.sequence}, {jsontext.dumps(named)}; "
+            "send a new command with a new id.",
+            version=game.version, first={"sequence": action.sequence, "command": action.command},
+        )
     return CommandResult(version=action.sequence, events=action.events, cmd=action.command.get("cmd", ""), duplicate=True)
 
 

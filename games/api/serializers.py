@@ -201,6 +201,9 @@ class ErrorSerializer(serializers.Serializer):
     status = serializers.CharField(default="error")
     error = ErrorBodySerializer()
     version = serializers.IntegerField(required=False, help_text="The game's current version (409, 400).")
+    first = serializers.DictField(
+        required=False, help_text="409 command-id-reused: the action that command_id made (`sequence`, `command`)."
+    )
 
 
 class OptionInfoSerializer(serializers.Serializer):

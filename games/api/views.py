@@ -234,8 +234,10 @@ class CommandsView(APIView):
         summary="Send a command",
         description=(
             "Body: `{\"cmd\": \"<name>\", ...arguments, \"command_id\"?: str, \"expected_version\"?: int}`. "
-            "`{\"cmd\": \"get-state\"}` returns your view. A repeated `command_id` returns the first result; "
-            "a stale `expected_version` gets 409 with the current `version`."
+            "Each kind's commands and their arguments: the body's schema, or GET /api/kinds. "
+            "`{\"cmd\": \"get-state\"}` returns your view. The same command again with the same `command_id` "
+            "returns the first result; another command with it is 409 `command-id-reused` (`first`: the command it "
+            "made); a stale `expected_version` gets 409 with the current `version`."
         ),
     )
     def post(self, request, code):

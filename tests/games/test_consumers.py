@@ -153,3 +153,22 @@ async def test_the_heartbeat_is_answered_at_once_past_the_rate_and_changes_nothi
     assert now["version"] == first["version"]
     for comm in (seat1, watcher):
         await comm.disconnect()
+
+
+async def test_a_command_id_reused_for_another_command_is_refused_over_the_socket():
+    code, tokens = await database_sync_to_async(make_game)()
+    seat0, _ = await connected(code, tokens[0])
+    seat1, _ = await connected(code, tokens[1])
+    await seat0.send_to(text_data=json.dumps({"cmd": "add", "n": 1, "command_id": "once"}))
+    first = await receive_type(seat0, "result")
+    await seat1.send_to(text_data=json.dumps({"cmd": "add", "n": 1}))
+    await receive_type(seat1, "result")
+    await seat0.send_to(text_data=json.dumps({"cmd": "add", "n": 3, "command_id": "once"}))
+    refused = await receive_type(seat0, "error")
+    assert refused["error"]["code"] == "command-id-reused" and refused["command_id"] == "once"
+    assert refused["first"] == {"sequence": first["version"], "command": {"cmd": "add", "n": 1}} and refused["version"] == 3
+    await seat0.send_to(text_data=json.dumps({"cmd": "add", "n": 1, "command_id": "once"}))  # a retry: the first result
+    again = await receive_type(seat0, "result")
+    assert (again["version"], again["events"]) == (first["version"], first["events"])
+    for comm in (seat0, seat1):
+        await comm.disconnect()

@@ -61,6 +61,31 @@ def test_command_id_of_another_seat_is_refused():
     assert err.value.code == "duplicate-command-id"
 
 
+@pytest.mark.parametrize("remembered", [False, True], ids=["loaded", "remembered"])
+def test_a_command_id_reused_for_another_command_is_refused_naming_the_first(remembered):
+    """Same seat, same id, another body: 409 command-id-reused naming the first command, nothing
+    written. ``remembered``: the game comes from this process's memory (no idempotency lookup),
+    so the refusal comes from the log's unique id at the save."""
+    from games import store
+
+    code, tokens = make_game()
+    first = add(code, tokens[0], 1, command_id="mine")
+    add(code, tokens[1], 2)  # seat 0 is on turn again: its other command would be legal
+    if not remembered:
+        store.forget()
+    before = game_get(code=code)
+    with pytest.raises(Conflict) as err:
+        add(code, tokens[0], 3, command_id="mine")
+    assert err.value.code == "command-id-reused" and err.value.status == 409
+    assert "action 2" in err.value.message and '{"cmd":"add","n":1}' in err.value.message
+    assert err.value.extra["first"] == {"sequence": first.version, "command": {"cmd": "add", "n": 1}}
+    assert err.value.extra["version"] == before.version
+    after = game_get(code=code)
+    assert (after.version, after.state) == (before.version, before.state)
+    again = add(code, tokens[0], 1, command_id="mine")  # the same command again: the first result
+    assert again.duplicate and (again.version, again.events) == (first.version, first.events)
+
+
 def test_stale_expected_version_is_a_conflict_with_current_version():
     code, tokens = make_game()
     add(code, tokens[0], 1, expected_version=1)

@@ -110,6 +110,18 @@ def test_command_ok_and_get_state(api_client, started):
     assert state["version"] == 2 and state["state"]["counter"] == 2 and state["seat"] == 1
 
 
+def test_a_command_id_reused_for_another_command_is_409_naming_the_first(api_client, started):
+    code = started["code"]
+    first = post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 2, "command_id": "k"}, started["t0"]).json()
+    post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 1}, started["t1"])
+    body = assert_error(post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 3, "command_id": "k"}, started["t0"]),
+                        409, "command-id-reused")
+    assert body["first"] == {"sequence": first["version"], "command": {"cmd": "add", "n": 2}} and body["version"] == 3
+    again = post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 2, "command_id": "k", "expected_version": 1}, started["t0"])
+    assert again.status_code == 200 and again.json() == first  # the same command (whatever version it names): the first result
+    assert game_get(code=code).version == 3
+
+
 def test_actions_after(api_client, started):
     code = started["code"]
     post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 1}, started["t0"])

@@ -28,6 +28,7 @@ from typing import Any
 from .base import RulesError
 
 JsonSchema = dict[str, Any]
+_ABSENT = object()
 
 
 class ArgType:
@@ -297,24 +298,30 @@ class CommandSpec:
     help: str
     args: tuple[Arg, ...] = ()
 
+    _keys: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         names = [a.name for a in self.args]
         if "cmd" in names or len(set(names)) != len(names):
             raise ValueError(f"command {self.name!r}: argument names must be unique and not 'cmd'")
+        object.__setattr__(self, "_keys", frozenset(("cmd", *names)))
 
     def check(self, command: Mapping[str, Any]) -> None:
-        """Raise :class:`RulesError` naming the argument unless ``command``'s arguments fit."""
-        args = self.args
-        if len(command) - 1 > len(args) or any(key != "cmd" and not any(a.name == key for a in args) for key in command):
-            extra = sorted(str(k) for k in command if k != "cmd" and all(a.name != k for a in args))
-            takes = ", ".join(repr(a.name) for a in args) or "no arguments"
-            raise RulesError("invalid-command", f"Command {self.name!r} takes {takes}, not {', '.join(map(repr, extra))}.")
-        for arg in args:
-            if arg.name not in command:
+        """Raise :class:`RulesError` naming the argument unless ``command``'s arguments fit.
+        (On every move and every replayed action: a few microseconds.)"""
+        keys = self._keys
+        for key in command:
+            if key not in keys:
+                extra = sorted(str(k) for k in command if k not in keys)
+                takes = ", ".join(repr(a.name) for a in self.args) or "no arguments"
+                raise RulesError("invalid-command", f"Command {self.name!r} takes {takes}, not {', '.join(map(repr, extra))}.")
+        for arg in self.args:
+            value = command.get(arg.name, _ABSENT)
+            if value is _ABSENT:
                 if arg.optional:
                     continue
                 raise RulesError(arg.code, f"Command {self.name!r} needs {arg.name!r}.")
-            wrong = arg.problem(command[arg.name])
+            wrong = arg.problem(value)
             if wrong is not None:
                 raise RulesError(arg.code, f"Command {self.name!r}: {arg.name!r} {wrong}.")
 

@@ -170,3 +170,20 @@ def test_real_views_of_every_kind_fit_their_state_schema(schema):
             command = engine.bot_command(state, seat=seat, bot=engine.bots[0], rng=rng)
             assert fits(schema, f"{camel(kind)}Command", command) == [], command
             engine.apply(state, seat=seat, command=command)
+
+
+def test_kinds_lists_every_command_with_its_help_from_the_specs(api_client):
+    kinds = {k["kind"]: k for k in api_client.get("/api/kinds").json()}
+    for engine in all_engines():
+        listed = kinds[engine.kind]["commands"]
+        assert [c["cmd"] for c in listed] == [s.name for s in engine.command_specs()]
+        assert listed == [s.to_json() for s in engine.command_specs()]
+        assert all(c["help"] for c in listed)
+    toy = kinds["toy"]["commands"]
+    assert toy == [{"cmd": "add", "help": "Add 1, 2 or 3 to the counter.", "args": [
+        {"name": "n", "help": "How much to add.", "optional": False, "nullable": False,
+         "schema": {"type": "integer", "minimum": 1, "maximum": 3}}]}]
+    assert "undo" in [c["cmd"] for c in kinds["wood-and-steel"]["commands"]]  # a turn_key: the platform's undo
+    assert "undo" not in [c["cmd"] for c in kinds["locomotive-werks"]["commands"]]
+    develop = next(c for c in kinds["locomotive-werks"]["commands"] if c["cmd"] == "develop")
+    assert develop["args"][0]["schema"] == {"type": "integer", "minimum": 1, "maximum": 14}

@@ -602,6 +602,13 @@ class RailCore:
 
         return plan_build(self, rail, player, target, start=start, from_majors=from_majors, hooks=hooks)
 
+    def build_costs(self, rail: dict[str, Any], player: int, *, start: Any = None, from_majors: bool = True,
+                    hooks: RailHooks | None = None) -> dict[str, int]:
+        """The least build cost to every milepost in one search (see :func:`.planner.build_costs`)."""
+        from .planner import build_costs
+
+        return build_costs(self, rail, player, start=start, from_majors=from_majors, hooks=hooks)
+
     def plan_build_through(self, rail: dict[str, Any], player: int, points: Sequence[Any], *,
                            hooks: RailHooks | None = None) -> BuildPlan | None:
         """The cheapest legal build through waypoints (see :func:`.planner.plan_build_through`)."""

@@ -6,8 +6,10 @@ costs nothing; a new section costs what the rules (and the hooks) say. Caps and 
 rule limit how many new sections one path may put into a place: its *allowance* (monotone in
 the count, computed once per place and search). A place whose allowance is 0 is closed to the
 path; a one-milepost place whose allowance is 1, or a major city whose allowance is at most 3,
-is *tight* and gets a 2-bit counter in the state, so no path (not even one that leaves the
-place on its own track and comes back) spends more than the allowance. Other places cannot be
+is *tight* and gets a unary counter in the state (as many bits as its allowance), so no path
+(not even one that leaves the place on its own track and comes back) spends more than the
+allowance. A label is dropped when a cheaper one already expanded at the same milepost used no
+more major-city starts and no more of any tight place (a bit subset): it cannot do better. Other places cannot be
 over-spent by a simple path through a single milepost, so the search is exact; only a path
 that goes in and out of one major city more than three times could be refused by the final
 check, which then bans the offending section and searches again (a few times at most). Every
@@ -48,19 +50,7 @@ def plan_build(core: RailCore, rail: dict[str, Any], player: int, target: Any, *
     hooks = hooks or DEFAULT_HOOKS
     m = core.map
     tgt = m.find(target)
-    if start is not None:
-        s = m.find(start)
-        if not core.can_start_at(rail, player, s):
-            raise RulesError("not-connected", f"Building must start at a major city or at your own track, "
-                                              f"not at {m.key(s)}.")
-        sources = [s]
-    else:
-        sources = core.build_starts(rail, player)
-        if not from_majors:
-            sources = [u for u in sources if not core.is_major[u] or core.on_network(rail, player, u)]
-            # a major city the player's track reaches is all reachable: add the rest of its mileposts
-            reached = {core.map.major_of[u] for u in sources if core.is_major[u]}
-            sources = sorted(set(sources) | {u for cid in reached for u in m.cities[cid].nodes})
+    sources = _sources(core, rail, player, start, from_majors)
     if tgt in sources:
         return BuildPlan([m.key(tgt)], [], [])
     banned: set[str] = set()
@@ -83,7 +73,9 @@ _MAJOR_TRACKED = 3
 
 
 def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Sequence[int], tgt: int,
-                  hooks: RailHooks, banned: set[str]) -> list[int] | None:
+                  hooks: RailHooks, banned: set[str], reached: dict[int, int] | None = None) -> list[int] | None:
+    """The cheapest path from ``sources`` to ``tgt`` (milepost indices), or None. With ``tgt == -1``
+    the search runs to the end and fills ``reached`` with each milepost's least cost."""
     m = core.map
     out = core.out
     track = rail["track"]
@@ -103,7 +95,8 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
     refusal_hook = overrides(hooks, "section_refusal")
     open_links: dict[Any, bool] = {}
     allowances: dict[str, int | None] = {}
-    slots: dict[str, int] = {}
+    slots: dict[str, tuple[int, int]] = {}  # tight place -> (bit offset, width = its allowance)
+    free_bit = 0
 
     def is_open(link: Any) -> bool:
         value = open_links.get(link)
@@ -126,6 +119,7 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
 
     dist: dict[int, int] = {}
     parent: dict[int, int] = {}
+    settled: dict[int, list[tuple[int, int]]] = {}  # milepost -> (starts used, usage) expanded there
     heap: list[tuple[int, int]] = []
     for s in sources:
         st = s * per_node
@@ -140,6 +134,18 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
             continue
         mask, rest = divmod(st, per_mask)
         u, k = divmod(rest, per_node)
+        # Dominance: a cheaper label already expanded here with no more starts used and no more of
+        # any tight place spent (usage is unary per place, so "no more" is a bit subset) leaves this
+        # one nothing to add.
+        labels = settled.get(u)
+        if labels is None:
+            settled[u] = [(k, mask)]
+        else:
+            if any(k2 <= k and not (m2 & ~mask) for k2, m2 in labels):
+                continue
+            labels.append((k, mask))
+        if reached is not None and u not in reached:
+            reached[u] = c
         if u == tgt:
             path = []
             while st != -1:
@@ -191,11 +197,14 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
                                 break
                             slot = slots.get(pid)
                             if slot is None:
-                                slot = slots[pid] = 2 * len(slots)
-                            if ((nmask >> slot) & 3) >= room:
+                                slot = slots[pid] = (free_bit, room)
+                                free_bit += room
+                            offset, width = slot
+                            spent = (nmask >> offset) & ((1 << width) - 1)
+                            if spent == (1 << width) - 1:
                                 blocked = True
                                 break
-                            nmask += 1 << slot
+                            nmask += ((spent << 1) | 1) - spent << offset
                         if blocked:
                             continue
                     ns = nmask * per_mask + v * per_node + nk
@@ -213,6 +222,36 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
                 parent[ns] = st
                 push(heap, (nc, ns))
     return None
+
+
+def build_costs(core: RailCore, rail: dict[str, Any], player: int, *, start: Any = None, from_majors: bool = True,
+                hooks: RailHooks | None = None) -> dict[str, int]:
+    """The least cost of a legal build path to every milepost (keys) from ``start`` or from anywhere
+    building may start: one search for many targets (a bot weighing its orders). Mileposts that no
+    path reaches are left out. Same search as :func:`plan_build`, without its final check of a path."""
+    hooks = hooks or DEFAULT_HOOKS
+    m = core.map
+    sources = _sources(core, rail, player, start, from_majors)
+    reached: dict[int, int] = {}
+    _search_build(core, rail, player, sources, -1, hooks, set(), reached)
+    return {m.key(i): c for i, c in sorted(reached.items())}
+
+
+def _sources(core: RailCore, rail: dict[str, Any], player: int, start: Any, from_majors: bool) -> list[int]:
+    m = core.map
+    if start is not None:
+        s = m.find(start)
+        if not core.can_start_at(rail, player, s):
+            raise RulesError("not-connected", f"Building must start at a major city or at your own track, "
+                                              f"not at {m.key(s)}.")
+        return [s]
+    sources = core.build_starts(rail, player)
+    if not from_majors:
+        sources = [u for u in sources if not core.is_major[u] or core.on_network(rail, player, u)]
+        # a major city the player's track reaches is all reachable: add the rest of its mileposts
+        reached = {m.major_of[u] for u in sources if core.is_major[u]}
+        sources = sorted(set(sources) | {u for cid in reached for u in m.cities[cid].nodes})
+    return sources
 
 
 def plan_build_through(core: RailCore, rail: dict[str, Any], player: int, points: Sequence[Any], *,

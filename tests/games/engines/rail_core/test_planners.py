@@ -111,6 +111,18 @@ def test_build_planner_is_optimal_against_brute_force(seed):
             assert brute_build(core, rail, 0, target, froms, below=plan.cost) is None
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_one_search_for_all_targets_agrees_with_the_planner(seed):
+    rng, core, rail = scenario(500 + seed)
+    m = core.map
+    sources = core.build_starts(rail, 0)
+    for start in [None] + ([m.key(rng.choice(sources))] if sources else []):
+        costs = core.build_costs(rail, 0, start=start)
+        for node in m.nodes:
+            plan = core.plan_build(rail, 0, node.key, start=start)
+            assert costs.get(node.key) == (plan.cost if plan else None)
+
+
 @pytest.mark.parametrize("seed", range(80))
 def test_move_planner_is_optimal_against_brute_force(seed):
     rng, core, rail = scenario(1000 + seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.views.defaults import page_not_found
 
 from .errors import (
@@ -76,9 +76,10 @@ class ErrorMiddleware:
                 if header in response:
                     replaced[header] = response[header]
             return replaced
-        if response.status_code == 404 and settings.DEBUG and _site_page(request.path) and _is_html(response):
+        if settings.DEBUG and type(response) is HttpResponseNotFound and _site_page(request.path) and _is_html(response):
             # In development too, a person who mistyped a game code or followed a stale link
-            # sees the site's own 404 page (templates/404.html), not Django's debug page.
+            # sees the site's own 404 page (templates/404.html), not Django's debug page (an
+            # HttpResponseNotFound; a page's own 404, rendered with a status, is left alone).
             return page_not_found(request, Http404())
         return response
 

@@ -75,3 +75,12 @@ def test_a_defect_on_a_page_without_debug_is_the_sites_own_500_page(settings, mo
     page = response.content.decode()
     assert 'id="server-error"' in page and "Something went wrong" in page and 'class="topbar"' in page
     assert "a defect" not in page and "Traceback" not in page
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_page_with_its_own_404_keeps_it(settings, debug):
+    settings.DEBUG = debug
+    code, _ = make_game()  # a toy game: it has no table screen, and says so
+    response = Client().get(f"/games/{code}/table")
+    assert response.status_code == 404
+    assert 'id="not-ws"' in response.content.decode()

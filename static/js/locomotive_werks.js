@@ -1,124 +1,208 @@
 /* Locomotive Werks play surface: the 14 spaces with their dice, every tableau,
- * your legal actions as buttons, and what the automatic phases did, in words. */
+ * your options with their prices (the engine's listing: view.listing), and what
+ * the automatic phases did, in words. */
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Junction.el;
+  const { el, plural, text } = Junction;
   const ROMAN = ["", "I", "II", "III", "IV", "V"];
   const PHASES = { development: "Development", capacity: "Production capacity", finished: "Game over" };
-  let spaces = {}, names = {}, recentFrom = 0, lastVersion = 0;
+  const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
+  const RECENT_TYPES = new Set(["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started"]);
+  const andList = new Intl.ListFormat("en", { type: "conjunction" });
+  let spaces = {}, names = {};
 
-  const spaceName = (n) => { const s = spaces[n]; return s ? s.locomotive + " " + ROMAN[s.generation] : "space " + n; };
-  const who = (seat) => names[seat] || "seat " + seat;
-  const die = (value, cls) => el("span", { class: "die " + (cls || ""), title: value === null ? "empty" : "die " + value }, value === null ? "" : String(value));
+  const roman = (g) => ROMAN[g] || text(g);
+  const spaceName = (n) => { const s = spaces[n]; return s ? s.locomotive + " " + roman(s.generation) : "space " + text(n); };
+  const who = (seat) => names[seat] || "seat " + text(seat);
+  const people = (seats) => andList.format((seats || []).map(who));
+  const coins = (n) => plural(n, "coin");
+  const units = (n) => plural(n, "unit");
+  const dice = (n) => plural(n, "die", "dice");
+  const die = (value, cls) => el("span", { class: "die " + (cls || ""), title: value === null || value === undefined ? "empty" : "die " + value }, value === null || value === undefined ? "" : text(value));
 
   function describe(e) {
     switch (e.type) {
-      case "developed": return who(e.seat) + " developed " + spaceName(e.space) + " for " + e.cost + " coins.";
-      case "initial-order-moved": return "The initial order (" + e.die + ") of " + spaceName(e.space) + " became an existing order.";
-      case "space-unlocked": return spaceName(e.space) + " opened with an initial order of " + e.die + ".";
+      case "developed": return who(e.seat) + " developed " + spaceName(e.space) + " for " + coins(e.cost) + ".";
+      case "initial-order-moved": return "The initial order (" + text(e.die) + ") of " + spaceName(e.space) + " became an existing order.";
+      case "space-unlocked": return spaceName(e.space) + " opened with an initial order of " + text(e.die) + ".";
       case "space-unlock-waiting": return spaceName(e.space) + " is next to open, but the dice pool is empty: it gets its initial order when a die comes back.";
-      case "units-bought": return who(e.seat) + " bought " + e.count + " unit(s) of " + spaceName(e.space) + " for " + e.cost + ".";
-      case "units-shifted": return who(e.seat) + " shifted " + e.count + " unit(s) from " + spaceName(e.from) + " to " + spaceName(e.to) + " for " + e.cost + ".";
-      case "passed": return who(e.seat) + " passed (" + (PHASES[e.phase] || e.phase) + ").";
+      case "units-bought": return who(e.seat) + " bought " + units(e.count) + " of " + spaceName(e.space) + " for " + coins(e.cost) + ".";
+      case "units-shifted": return who(e.seat) + " shifted " + units(e.count) + " from " + spaceName(e.from) + " to " + spaceName(e.to) + " for " + coins(e.cost) + ".";
+      case "passed": return who(e.seat) + " passed (" + (PHASES[e.phase] || text(e.phase)) + ").";
       case "sale": {
-        const rule = e.case === "equal" ? "matched the " + e.die + " die" : e.case === "lower" ? "used the highest die " + e.die + " (now " + e.die_after + ")" : "exceeded every die; the highest, " + e.die + ", was used";
-        return who(e.seat) + " sold " + e.sold + " " + spaceName(e.space) + " (" + e.units + " units: " + rule + ") for " + e.income + " coins" + (e.die_to === "customer-base" ? "; the die moved to the customer base." : ".");
+        const rule = e.case === "equal" ? "matched the " + text(e.die) + " die"
+          : e.case === "lower" ? "used the highest die, " + text(e.die) + " (now " + text(e.die_after) + ")"
+          : "exceeded every die; the highest, " + text(e.die) + ", was used";
+        return who(e.seat) + " sold " + text(e.sold) + " " + spaceName(e.space) + " (" + units(e.units) + ": " + rule + ") for " + coins(e.income) + (e.die_to === "customer-base" ? "; the die moved to the customer base." : ".");
       }
-      case "tax": return who(e.seat) + " paid " + e.tax + " tax (" + e.coins_before + " → " + e.coins + ").";
-      case "end-check": return e.finished ? "Game over: " + e.winners.map(who).join(" and ") + " won." : "No one reached " + e.threshold + " coins.";
-      case "turn-order": return "New turn order: " + e.after.map(who).join(", ") + ".";
-      case "market": return "Market for " + e.locomotive + " locomotives: case " + e.case + (e.generations.length ? " (generations " + e.generations.map((g) => ROMAN[g]).join(", ") + ")" : " (no generation)") + ".";
+      case "tax": return who(e.seat) + " paid " + coins(e.tax) + " tax (" + text(e.coins_before) + " → " + text(e.coins) + ").";
+      case "end-check": return e.finished ? "Game over: " + people(e.winners) + " won." : "No one reached " + coins(e.threshold) + ".";
+      case "turn-order": return "New turn order: " + (e.after || []).map(who).join(", ") + ".";
+      case "market": {
+        const gens = e.generations || [];
+        return "Market for " + text(e.locomotive) + " locomotives: case " + text(e.case) + (gens.length ? " (" + Junction.pluralWord(gens.length, "generation") + " " + gens.map(roman).join(", ") + ")" : " (no generation)") + ".";
+      }
       case "market-step": {
         const parts = [];
-        if (e.removed) parts.push(e.removed + " die(s) back to the pool");
-        if (e.added) parts.push(e.added + " die(s) added");
+        if (e.removed) parts.push(dice(e.removed) + " back to the pool");
+        if (e.added) parts.push(dice(e.added) + " added");
         if (e.rolled && e.rolled.length) parts.push("rolled " + e.rolled.join(", "));
-        if (e.pool_short) parts.push(e.pool_short + " die(s) short: the pool was empty");
-        const role = { only: "only generation", old: "older generation", new: "newer generation", obsolete: "now obsolete", middle: "middle generation", newest: "newest generation" }[e.role] || e.role;
-        return "  " + spaceName(e.space) + " (" + role + "): " + (parts.join("; ") || "no change") + " → orders [" + e.existing_orders.join(", ") + "].";
+        if (e.pool_short) parts.push(dice(e.pool_short) + " short: the pool was empty");
+        const role = { only: "only generation", old: "older generation", new: "newer generation", obsolete: "now obsolete", middle: "middle generation", newest: "newest generation" }[e.role] || text(e.role);
+        return spaceName(e.space) + " (" + role + "): " + (parts.join("; ") || "no change") + " → orders [" + (e.existing_orders || []).join(", ") + "].";
       }
-      case "card-retired": return who(e.seat) + "'s " + spaceName(e.space) + " card is obsolete and left the game (" + e.units + " units).";
-      case "board-cards-retired": return "The " + e.cards + " undeveloped " + spaceName(e.space) + " card(s) left on the board are obsolete and left the game.";
-      case "round-started": return "Round " + e.round + " begins.";
-      case "phase-started": return (PHASES[e.phase] || e.phase.charAt(0).toUpperCase() + e.phase.slice(1)) + " phase" + (e.phase === "production" ? ": every player sells each locomotive type to one die." : ".");
+      case "card-retired": return who(e.seat) + "'s " + spaceName(e.space) + " card is obsolete and left the game (" + units(e.units) + ").";
+      case "board-cards-retired": return "The " + plural(e.cards, "undeveloped " + spaceName(e.space) + " card", "undeveloped " + spaceName(e.space) + " cards") + " left on the board " + (e.cards === 1 ? "is" : "are") + " obsolete and left the game.";
+      case "round-started": return "Round " + text(e.round) + " begins.";
+      case "phase-started": {
+        const phase = PHASES[e.phase] || (typeof e.phase === "string" ? e.phase.charAt(0).toUpperCase() + e.phase.slice(1) : "A new");
+        return phase + " phase" + (e.phase === "production" ? ": every player sells each locomotive type to one die." : ".");
+      }
       case "game-started": return "The game started.";
       case "state-edited": return "A game master corrected the game.";
-      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
+      default: return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }
 
   function renderSpace(s) {
     const boxes = (values, capacity, cls) => {
-      const out = values.map((v) => die(v, cls));
-      for (let i = values.length; i < capacity; i++) out.push(die(null, "empty"));
+      const out = (values || []).map((v) => die(v, cls));
+      for (let i = out.length; i < capacity; i++) out.push(die(null, "empty"));
       return out;
     };
+    const left = s.cards_left ? plural(s.cards_left, "card") + " left" : "no cards left";
     return el("div", { class: "lw-space lw-" + s.color + (s.obsolete ? " obsolete" : "") + (s.developable ? " open" : ""), "data-space": s.space },
-      el("div", { class: "lw-space-head" }, el("b", {}, s.locomotive + " " + ROMAN[s.generation]), el("span", { class: "muted" }, "#" + s.space)),
-      el("div", { class: "lw-stats" }, "cost " + s.cost + " · prod " + s.production + " · inc " + s.income),
+      el("div", { class: "lw-space-head" }, el("b", {}, s.locomotive + " " + roman(s.generation)), el("span", { class: "muted" }, "#" + text(s.space))),
+      el("div", { class: "lw-stats" }, "cost " + text(s.cost) + " · prod " + text(s.production) + " · inc " + text(s.income)),
       el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "initial"), s.initial_order !== null ? die(s.initial_order, "initial") : die(null, "empty")),
       el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "orders"), boxes(s.existing_orders, s.boxes, "order")),
       el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "customers"), boxes(s.customer_base, s.boxes, "customer")),
-      el("div", { class: "lw-stats muted" }, s.cards_left + " card(s) left" + (s.obsolete ? " · obsolete" : "")));
+      el("div", { class: "lw-stats muted" }, left + (s.obsolete ? " · obsolete" : "")));
   }
 
   function renderPlayers(view) {
     const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
-    return view.turn_order.map((seat, i) => {
+    return view.turn_order.filter((seat) => bySeat[seat]).map((seat, i) => {
       const p = bySeat[seat];
       return el("div", { class: "lw-player" + (seat === view.active_seat ? " active" : "") + (seat === view.you ? " me" : ""), "data-seat": seat },
-        el("div", { class: "row between" }, el("b", {}, (i + 1) + ". " + p.name + (seat === view.you ? " (you)" : "")), el("span", { class: "coins" }, p.coins + " coins")),
-        el("div", { class: "lw-cards" }, p.cards.length ? p.cards.map((c) => el("span", { class: "lw-card lw-" + spaces[c.space].color, title: "production " + c.production + ", income " + c.income },
-          spaceName(c.space) + " × " + c.units)) : el("span", { class: "muted" }, "no locomotives yet")));
+        el("div", { class: "row between" }, el("b", {}, (i + 1) + ". " + text(p.name, who(seat)) + (seat === view.you ? " (you)" : "")), el("span", { class: "coins" }, coins(p.coins))),
+        el("div", { class: "lw-cards" }, p.cards.length ? p.cards.map((c) => el("span", { class: "lw-card lw-" + ((spaces[c.space] || {}).color || "none"), title: "production cost " + text(c.production) + ", income " + text(c.income) },
+          el("span", { class: "lw-name" }, spaceName(c.space)), " · " + units(c.units))) : el("span", { class: "muted" }, "no locomotives yet")));
     });
   }
 
-  function renderActions(legal, ctx) {
-    if (!legal.length) return [];
-    const groups = new Map();
-    for (const c of legal) {
-      const key = c.cmd === "buy-units" ? "buy-" + c.space : c.cmd === "shift-units" ? "shift-" + c.from + "-" + c.to : JSON.stringify(c);
-      if (!groups.has(key)) groups.set(key, []);
-      groups.get(key).push(c);
-    }
-    const send = async (command, button) => {
-      Junction.showError($("play-error"), "");
-      if (button) button.disabled = true;
-      const result = await ctx.send(command);
-      if (result.type === "error") { Junction.showError($("play-error"), result.error.message); if (button) button.disabled = false; }
-    };
-    const out = [];
-    for (const cmds of groups.values()) {
-      const c = cmds[0];
-      if (c.cmd === "develop") {
-        const s = spaces[c.space];
-        out.push(el("button", { type: "button", class: "primary", "data-cmd": "develop", onclick: (ev) => send(c, ev.target) }, "Develop " + spaceName(c.space) + " (" + s.cost + ")"));
-      } else if (c.cmd === "pass") {
-        out.push(el("button", { type: "button", "data-cmd": "pass", onclick: (ev) => send(c, ev.target) }, "Pass"));
-      } else {
-        const select = el("select", { "aria-label": "how many" }, cmds.map((x) => el("option", { value: x.count }, String(x.count))));
-        const label = c.cmd === "buy-units" ? "Buy units: " + spaceName(c.space) : "Shift " + spaceName(c.from) + " → " + spaceName(c.to);
-        out.push(el("div", { class: "row lw-count", "data-cmd": c.cmd }, el("span", {}, label), select,
-          el("button", { type: "button", onclick: (ev) => send(Object.assign({}, c, { count: Number(select.value) }), ev.target) }, c.cmd === "buy-units" ? "Buy" : "Shift")));
-      }
-    }
-    return out;
+  /* ---- your options, priced ---------------------------------------------------------------
+   * Every control comes from one entry of the engine's listing ({command, price, reason}): its
+   * price is on it, and it is enabled only when the entry has no reason and the server listed
+   * the command as legal (payload.legal_commands: empty while the game is paused). */
+  const key = (command) => JSON.stringify(Object.keys(command).sort().map((k) => [k, command[k]]));
+  let failed = null;  // {key, message, version}: an error shown beside its control, kept over a redraw
+
+  function blockedBy(entry, legal, status) {
+    if (entry.reason) return entry.reason;
+    if (legal.has(key(entry.command))) return null;
+    return { code: status || "unavailable", message: STATUS_REASONS[status] || "Not possible right now." };
   }
 
-  async function refreshRecent(ctx, view) {
+  function renderActions(view, payload, ctx) {
+    const listing = view.listing || [];
+    const legal = new Set((payload.legal_commands || []).map(key));
+    const note = $("lw-actions-note");
+    const entries = listing.map((entry) => Object.assign({}, entry, { blocked: blockedBy(entry, legal, payload.status) }));
+    // A reason every control shares (not your turn, the game is paused) is said once, above them.
+    const shared = entries.length && entries.every((e) => e.blocked && e.blocked.code !== "cannot-afford") ? entries[0].blocked : null;
+    note.hidden = !shared;
+    note.textContent = shared ? (shared.code === "not-your-turn" ? "Not your turn. What each would cost when it is:" : text(shared.message)) : "";
+
+    const send = async (command, button) => {
+      failed = null;
+      Junction.showError($("play-error"), "");
+      button.disabled = true;
+      const result = await ctx.send(command);
+      if (result.type === "error") {
+        button.disabled = false;
+        failed = { key: key(command), message: result.error.message, version: payload.version };
+        if (button.isConnected) Junction.showError($("play-error"), text(result.error.message, "That did not work."), button);
+        else Junction.showError($("play-error"), text(result.error.message, "That did not work."));
+      }
+    };
+    // The reason a control is disabled, beside it and read with it (aria-describedby).
+    let reasons = 0;
+    const reasonFor = (blocked) => {
+      if (!blocked) return [null, null];
+      if (shared) return [null, "lw-actions-note"];
+      const id = "lw-why-" + (++reasons);
+      return [el("span", { class: "lw-reason", id }, text(blocked.message)), id];
+    };
+    const priced = (label, price) => (price ? label + " · " + coins(price) : label);
+
+    const out = [];
+    const groups = new Map();  // buy-units per card and shift-units per pair: one control with a count
+    for (const entry of entries) {
+      const c = entry.command;
+      if (c.cmd === "buy-units" || c.cmd === "shift-units") {
+        const g = c.cmd === "buy-units" ? "buy-" + c.space : "shift-" + c.from + "-" + c.to;
+        if (!groups.has(g)) { groups.set(g, []); out.push(g); }
+        groups.get(g).push(entry);
+      } else out.push(entry);
+    }
+    return out.map((item) => {
+      if (typeof item !== "string") {
+        const c = item.command;
+        const label = c.cmd === "develop" ? priced("Develop " + spaceName(c.space), item.price)
+          : c.cmd === "pass" ? (view.phase === "development" ? "Pass: develop nothing" : "Done: end my turn")
+          : priced(c.cmd, item.price);
+        const [why, whyId] = reasonFor(item.blocked);
+        const button = el("button", { type: "button", class: c.cmd === "develop" ? "primary" : null, "data-cmd": c.cmd, "data-key": key(c),
+          disabled: !!item.blocked, "aria-describedby": whyId, onclick: (ev) => send(c, ev.currentTarget) }, label);
+        return el("div", { class: "lw-option", "data-cmd": c.cmd }, button, why);
+      }
+      const options = groups.get(item);
+      const first = options[0].command;
+      const buying = first.cmd === "buy-units";
+      const title = buying ? "Buy units for " + spaceName(first.space) : "Shift units from " + spaceName(first.from) + " to " + spaceName(first.to);
+      const selectId = "lw-count-" + item;
+      const select = el("select", { id: selectId, "data-cmd": first.cmd },
+        options.map((o, i) => el("option", { value: i }, units(o.command.count) + " · " + coins(o.price) + (o.blocked && o.blocked.code === "cannot-afford" ? " (cannot afford)" : ""))));
+      const holder = el("span", {});
+      const button = el("button", { type: "button", "data-cmd": first.cmd }, "");
+      const update = () => {
+        const o = options[Number(select.value)] || options[0];
+        button.textContent = priced((buying ? "Buy " : "Shift ") + units(o.command.count), o.price);
+        button.dataset.key = key(o.command);
+        button.disabled = !!o.blocked;
+        const [why, whyId] = reasonFor(o.blocked);
+        holder.replaceChildren(...(why ? [why] : []));
+        if (whyId) button.setAttribute("aria-describedby", whyId); else button.removeAttribute("aria-describedby");
+      };
+      select.addEventListener("change", () => { Junction.showError($("play-error"), ""); update(); });
+      button.addEventListener("click", () => send((options[Number(select.value)] || options[0]).command, button));
+      update();
+      return el("div", { class: "lw-option lw-count", "data-cmd": first.cmd, "data-group": item },
+        el("label", { for: selectId }, title), el("div", { class: "row" }, select, button), holder);
+    });
+  }
+
+  /* ---- this round so far: one line per event, each action once ---------------------------- */
+  let recentAfter = 0, recentQueue = Promise.resolve();
+  function refreshRecent(ctx) {
     if (ctx.readOnly) return;
-    const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + lastVersion);
-    if (!result.ok) return;
-    for (const action of result.data) {
-      lastVersion = action.sequence;
-      for (const e of action.events) {
-        if (e.type === "round-started") $("lw-recent").replaceChildren();
-        if (["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started"].includes(e.type)) {
-          $("lw-recent").append(el("li", {}, describe(e)));
+    // One request at a time, each from where the last ended: a burst of states never repeats a line.
+    recentQueue = recentQueue.then(async () => {
+      const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + recentAfter);
+      if (!result.ok || !Array.isArray(result.data)) return;
+      const list = $("lw-recent");
+      for (const action of result.data) {
+        if (!(action.sequence > recentAfter)) continue;
+        recentAfter = action.sequence;
+        for (const e of action.events || []) {
+          if (e.type === "round-started") list.replaceChildren();
+          if (RECENT_TYPES.has(e.type)) list.append(el("li", { class: "ev-" + e.type }, describe(e)));
         }
       }
-    }
+      list.scrollTop = list.scrollHeight;
+    }).catch(() => {});
   }
 
   window.JunctionPlay = {
@@ -127,21 +211,31 @@
       if (!view) return;
       spaces = Object.fromEntries(view.spaces.map((s) => [s.space, s]));
       names = Object.fromEntries(view.players.map((p) => [p.seat, p.name]));
-      $("version").textContent = payload.version;
-      $("lw-heading").textContent = "Round " + view.round + " · " + (PHASES[view.phase] || view.phase);
+      $("version").textContent = text(payload.version);
+      $("lw-heading").textContent = "Round " + text(view.round) + " · " + (PHASES[view.phase] || text(view.phase));
       const finished = view.finished || payload.status === "finished";
-      const mine = payload.legal_commands || [];
-      $("lw-turn").textContent = finished ? "Game over — " + (view.winners || []).map(who).join(" and ") + " won."
-        : mine.length ? "Your turn: " + (view.phase === "development" ? "develop one new locomotive, or pass." : "buy or shift production units, then pass.")
+      const mine = (payload.legal_commands || []).length > 0;
+      const turn = $("lw-turn");
+      turn.textContent = finished ? "Game over: " + ((view.winners || []).length ? people(view.winners) + " won." : "no winner.")
+        : payload.status === "paused" ? "The game is paused."
+        : mine ? "Your turn: " + (view.phase === "development" ? "develop one new locomotive, or pass." : "buy or shift production units, then end your turn.")
         : view.active_seat !== null && view.active_seat !== undefined ? "Waiting for " + who(view.active_seat) + "…" : "";
-      $("lw-turn").classList.toggle("mine", mine.length > 0);
-      $("lw-actions").replaceChildren(...renderActions(mine, ctx));
+      turn.classList.toggle("mine", mine);
+      const keep = failed && failed.version === payload.version ? failed : null;
+      failed = null;
+      Junction.showError($("play-error"), "");
+      $("lw-actions").replaceChildren(...renderActions(view, payload, ctx));
+      if (keep) {  // a redraw at the same version keeps the error beside its control
+        const control = [...$("lw-actions").querySelectorAll("button[data-key]")].find((b) => b.dataset.key === keep.key);
+        if (control) { failed = keep; Junction.showError($("play-error"), keep.message, control); }
+      }
       $("lw-players").replaceChildren(...renderPlayers(view));
       $("lw-board").replaceChildren(...view.spaces.map(renderSpace));
       const report = view.last_round;
-      $("lw-report-title").textContent = report ? "What happened in round " + report.round : "Last round";
+      $("lw-report-title").textContent = report ? "What happened in round " + text(report.round) : "Last round";
       $("lw-report").replaceChildren(...(report ? report.events.map((e) => el("li", { class: "ev-" + e.type }, describe(e))) : [el("li", { class: "muted" }, "Selling, tax, turn order and the market run automatically after the capacity phase; they are explained here.")]));
-      refreshRecent(ctx, view);
+      $("lw-recent-card").hidden = !!ctx.readOnly;
+      refreshRecent(ctx);
     },
     describe,
   };

@@ -76,8 +76,11 @@ def rejoin_link(request, *, game_code: str, rejoin_code: str) -> tuple[str, str]
     """The rejoin page's absolute URL with ``rejoin_code``, at the address phones reach
     (games/links.py), and its QR code as an inline SVG element."""
     url = public_url(request, reverse("rejoin", args=[game_code])) + "#" + rejoin_code
-    svg = segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff", title=f"Rejoin {game_code}")
-    return url, svg
+    qr = segno.make(url, error="m")
+    width, height = qr.symbol_size(scale=4)
+    # A viewBox (so a page may size it by CSS) and a size of its own (where none does).
+    svg = qr.svg_inline(scale=4, omitsize=True, dark="#1b1b1b", light="#ffffff", title=f"Rejoin {game_code}")
+    return url, svg.replace("<svg ", f'<svg width="{width}" height="{height}" ', 1)
 
 
 @cache_control(max_age=300)  # the address in it may change (a laptop on another network)

@@ -19,7 +19,7 @@
   const holds = held && held.token;
   if (holds) {
     const seat = (game.seats || []).find((s) => s.index === held.seat);
-    const what = seat ? "seat " + (seat.index + 1) + " (" + seat.name + ")" : held.host ? "the host's controls" : "a seat";
+    const what = seat ? seat.name + "’s seat" : held.host ? "the host’s controls" : "a seat";
     const note = $("rejoin-replaces");
     note.textContent = "This browser already holds " + what + " in this game; taking the seat of the code replaces it here.";
     note.hidden = false;

@@ -30,8 +30,12 @@
     const full = game.seats.length >= game.max_players;
     for (const id of ["add-bot", "fill-bots"]) { const b = $(id); if (b && !filling) b.disabled = full; }
     document.body.dataset.status = game.status;
+    if (rejoinPanel) { rejoinPanel.update(game.seats); rejoinPanel.element.hidden = !["lobby", "active", "paused"].includes(game.status); }
     if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
   }
+  // The host hands a seat to a new device (static/js/rejoin.js): a phone that died comes back.
+  const rejoinPanel = mine.host && typeof JunctionRejoin !== "undefined"
+    ? JunctionRejoin.hostPanel($("room"), { code, token: mine.token, seats: () => summary.seats }) : null;
 
   const connection = Junction.connectGame(code, mine.token, {
     onStatus: Junction.liveBadge($("conn")),
@@ -40,7 +44,11 @@
       document.body.dataset.version = payload.version;
       if (window.JunctionPlay) window.JunctionPlay.render(payload, context);
     },
-    onError(error) { Junction.showError(errorBox, error.message); },
+    onError(error) {
+      // Its seat was handed to another device: say so instead of showing the game.
+      if (error.code === "seat-moved" && typeof JunctionRejoin !== "undefined") { JunctionRejoin.seatMoved(code, error, [$("room")]); return; }
+      Junction.showError(errorBox, error.message);
+    },
   });
 
   const context = {

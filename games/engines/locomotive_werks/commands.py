@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..specs import Anything, Arg, Bool, CommandSpec, Enum, Field, Int, ListOf, Obj, Text
+from ..specs import Arg, Bool, CommandSpec, Enum, Field, Int, ListOf, Obj, Text
 from .data import SPACE_COUNT
 
 MAX_COUNT = 999  # largest unit count a single command may name
@@ -55,4 +55,7 @@ VIEW_FIELDS = (
     Field("last_round", Obj(), "The report of the last automatic phases (null before the first).", nullable=True),
     Field("finished", Bool(), "Whether the game is over."),
     Field("winners", ListOf(SEAT), "The winning seats once the game is over."),
+    Field("listing", ListOf(Obj((Field("command", Obj()), Field("price", Int(min=0))))),
+          "What this seat may do in this phase, each command with its price in coins and, when it cannot "
+          "now, the reason apply gives (null when it can)."),
 )

@@ -29,3 +29,10 @@ def test_the_room_and_the_table_screen_load_the_rejoin_panel(client):
     assert "js/rejoin.js" in client.get(f"/games/{code}/").content.decode()
     ws, _ = make_game(kind="wood-and-steel", players=2, start=False)
     assert "js/rejoin.js" in client.get(f"/games/{ws}/table").content.decode()
+
+
+def test_a_started_games_join_page_points_to_the_rejoin_page(client):
+    code, _ = make_game()
+    assert f'href="/games/{code}/rejoin"' in client.get(f"/join/{code}").content.decode()
+    lobby, _ = make_game(start=False)
+    assert "/rejoin" not in client.get(f"/join/{lobby}").content.decode()

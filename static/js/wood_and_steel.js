@@ -16,6 +16,12 @@
   const names = () => Object.fromEntries((view ? view.players : []).map((p) => [p.seat, p.name]));
   const who = (seat) => (seat === null || seat === undefined ? "the host" : names()[seat] || "seat " + seat);
   const contractById = (id) => (view.contracts || []).find((c) => c.id === id) || (view.offers || []).find((c) => c.id === id);
+  const routeName = (r) => String(r).replace("-", "–");  // "Chicago-Detroit" → "Chicago–Detroit" (city names have no "-")
+  // The engine's priced listing (view.listing): {command, price, reason} for every money-spending
+  // command; the page shows its prices and reasons and computes none.
+  const commandKey = (c) => JSON.stringify(Object.keys(c).sort().map((k) => [k, c[k]]));
+  const priced = () => new Map((view.listing || []).map((e) => [commandKey(e.command), e]));
+  const priceOf = (command, prices) => { const e = prices.get(commandKey(command)); return e ? " · " + money(e.price) : ""; };
 
   // ---- sending, with two-tap confirmation where it matters ----------------------------
   async function send(command, button) {
@@ -153,22 +159,22 @@
       if (p && p.private_contract) mineIds.add(p.private_contract);
       if (p && p.market_contract) mineIds.add(p.market_contract);
     }
-    const rest = legal.filter((c) => !shown.has(c.cmd) && !(c.cmd === "fulfill-contract" && mineIds.has(c.contract)) && c.cmd !== "discard-private-contract");
+    // building and bidding have controls of their own (prices and amounts from the listing)
+    const rest = legal.filter((c) => !shown.has(c.cmd) && !(c.cmd === "fulfill-contract" && mineIds.has(c.contract)) && !["discard-private-contract", "build-track", "bid", "pass-bid"].includes(c.cmd));
+    const prices = priced();
     const groups = new Map();
     for (const c of rest) { if (!groups.has(c.cmd)) groups.set(c.cmd, []); groups.get(c.cmd).push(c); }
-    const out = [];
+    const out = [...auctionControls(legal), ...buildControls(legal)];
     const label = {
-      "build-track": ["Build track", (c) => c.route + (c.segments ? " (" + c.segments + " seg.)" : "")],
-      "buy-engine": ["Buy engine", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : "")],
-      "buy-upgrade": ["Buy upgrade", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · ")],
+      "buy-engine": ["Buy engine", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : "") + priceOf(c, prices)],
+      "buy-upgrade": ["Buy upgrade", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · ") + priceOf(c, prices)],
       "borrow": ["Borrow", (c) => money(c.amount)],
       "repay-debt": ["Repay debt", (c) => money(c.amount)],
-      "acquire-railroad": ["Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return r ? r.name + " (" + money(r.price) + ")" : "railroad " + c.railroad; }],
+      "acquire-railroad": ["Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return (r ? r.name : "railroad " + c.railroad) + priceOf(c, prices); }],
       "claim-market-contract": ["Claim market contract", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination + " " + money(m.value) : "#" + c.contract; }],
       "fulfill-contract": ["Fulfil", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination : "#" + c.contract; }],
       "claim-connection-bonus": ["Claim connection bonus", (c) => { const b = (view.connection_bonuses || []).find((x) => x.id === c.bonus); return b ? b.name + " (" + b.ties + " ties)" : "#" + c.bonus; }],
-      "sell-track": ["Sell track", (c) => c.route],
-      "bid": ["Bid", (c) => money(c.amount)],
+      "sell-track": ["Sell track", (c) => routeName(c.route)],
     };
     const order = ["fulfill-contract", "claim-market-contract", "build-track", "claim-connection-bonus", "buy-engine", "buy-upgrade", "acquire-railroad", "borrow", "repay-debt", "go-first", "sell-track", "bid", "pass-bid", "pass-action", "end-turn", "end-round"];
     const keys = [...groups.keys()].sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
@@ -183,6 +189,81 @@
     const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
     $("ws-actions-note").textContent = me && me.turn_actions ? "(" + me.turn_actions.length + " of 2 actions used)" : "";
     $("ws-actions").replaceChildren(...out);
+  }
+
+  // Build track: every route the engine lists with its price, "Build Chicago–Detroit · $4,000";
+  // the button is disabled with the engine's reason when that route cannot be built now.
+  function buildControls(legal) {
+    const me = view.viewer;
+    if (view.phase !== "play" || me === null || me === undefined || view.current_seat !== me) return [];
+    const builds = (view.listing || []).filter((e) => e.command.cmd === "build-track");
+    if (!builds.length || builds.every((e) => e.reason && e.reason.code === "bankrupt")) return [];
+    const open = builds.filter((e) => !e.reason), closed = builds.filter((e) => e.reason);
+    const entries = [...open, ...closed];
+    const what = (e) => routeName(e.command.route) + (e.command.segments ? " (" + plural(e.command.segments, "segment") + ")" : "") + " · " + money(e.price);
+    const select = el("select", { id: "ws-build-route", "aria-label": "Route to build" },
+      entries.map((e, i) => el("option", { value: i, "data-route": e.command.route }, what(e) + (e.reason ? " — " + e.reason.message : ""))));
+    const button = el("button", { type: "button", class: "primary", id: "ws-build", "data-cmd": "build-track" }, "");
+    const why = el("p", { class: "muted ws-why", id: "ws-build-why" });
+    const chosen = () => entries[Number(select.value) || 0];
+    const sync = () => {
+      const e = chosen();
+      button.textContent = "Build " + what(e);
+      button.disabled = Boolean(e.reason);
+      why.textContent = e.reason ? e.reason.message : "";
+      why.hidden = !e.reason;
+    };
+    select.addEventListener("change", sync);
+    button.addEventListener("click", () => { const e = chosen(); if (!e.reason) send(e.command, button); });
+    sync();
+    const note = open.length ? plural(open.length, "route") + " you can build now" : "No route you can build now";
+    return [el("div", { class: "ws-build", "data-cmd": "build-track" },
+      el("div", { class: "ws-chooser-label" }, "Build track ", el("span", { class: "muted" }, "(" + note + ")")),
+      el("div", { class: "row" }, select), el("div", { class: "row" }, button), why)];
+  }
+
+  // The bankruptcy auction: the first bidder chooses a lot; every bidder may bid any amount from
+  // the lowest bid in $1,000 steps up to their cash (the range comes from the engine's listing).
+  function auctionControls(legal) {
+    const a = view.auction;
+    if (view.phase !== "auction" || !a) return [];
+    const me = view.viewer;
+    const mine = me !== null && me !== undefined && a.bidder === me;
+    const head = a.choosing
+      ? (mine ? "Choose which piece of " + who(a.seller) + "'s track goes on the block, then bid or pass." : who(a.bidder) + " chooses which piece of " + who(a.seller) + "'s track goes on the block.")
+      : "On the block: " + routeName(a.lot.route) + (a.high !== null ? " · high bid " + money(a.high) + " by " + who(a.high_bidder) : " · no bid yet") + (mine ? "" : " · " + who(a.bidder) + " to bid");
+    const out = [el("div", { class: "ws-auction-head" }, el("b", {}, head), el("span", { class: "muted" }, " (" + plural(a.lots_left, "lot") + " left)"))];
+    if (!mine) return out;
+    const bids = new Map((view.listing || []).filter((e) => e.command.cmd === "bid").map((e) => [e.command.route, e]));
+    for (const lot of a.lots) {
+      const entry = bids.get(lot.route);
+      const span = entry && !entry.reason ? entry.range : null;
+      const reason = entry && entry.reason ? entry.reason.message : lot.blocked;
+      const part = lot.segments < lot.length ? " · " + lot.segments + " of " + plural(lot.length, "segment") + " built" : "";
+      const input = el("input", { type: "number", class: "ws-bid-amount", inputmode: "numeric", "aria-label": "Bid for " + routeName(lot.route),
+        min: span ? span.min : lot.minimum, max: span ? span.max : lot.minimum, step: span ? span.step : a.amount_step, value: lot.minimum, disabled: !span });
+      const bid = el("button", { type: "button", class: "primary", "data-cmd": "bid", "data-route": lot.route }, "");
+      const step = (dir) => { input.value = String(Math.min(span.max, Math.max(span.min, (Number(input.value) || span.min) + dir * span.step))); sync(); };
+      const less = el("button", { type: "button", class: "ws-step", "aria-label": "$1,000 less", disabled: !span, onclick: () => step(-1) }, "−");
+      const more = el("button", { type: "button", class: "ws-step", "aria-label": "$1,000 more", disabled: !span, onclick: () => step(1) }, "+");
+      const why = el("p", { class: "muted ws-why" }, span ? "" : reason || "");
+      function sync() {
+        const amount = Number(input.value);
+        const ok = span && Number.isInteger(amount) && amount >= span.min && amount <= span.max && (amount - span.min) % span.step === 0;
+        bid.textContent = "Bid " + (Number.isFinite(amount) ? money(amount) : "");
+        bid.disabled = !ok;
+        why.textContent = span ? (ok ? "" : "Bid " + money(span.min) + " to " + money(span.max) + " in " + money(span.step) + " steps.") : reason || "";
+      }
+      input.addEventListener("input", sync);
+      bid.addEventListener("click", () => { if (!bid.disabled) send({ cmd: "bid", route: lot.route, amount: Number(input.value) }, bid); });
+      sync();
+      const pass = legal.find((c) => c.cmd === "pass-bid" && c.route === lot.route);
+      const passButton = pass ? actionButton(a.choosing ? "Put it on the block and pass" : "Pass", pass, { confirm: false }) : null;
+      out.push(el("div", { class: "ws-lot", "data-lot": lot.route },
+        el("div", {}, el("b", {}, routeName(lot.route)), el("span", { class: "muted" }, part + " · sold for " + money(lot.price) + " · lowest bid " + money(lot.minimum))),
+        el("div", { class: "row ws-bid-row" }, less, input, more), el("div", { class: "row ws-bid-buttons" }, bid, passButton), why));
+    }
+    return out;
   }
 
   function renderMarket(legal) {
@@ -335,8 +416,9 @@
       case "track-sold": return who(e.seat) + " sold their track on " + e.route + " for " + money(e.value) + ".";
       case "bankruptcy-settled": return who(e.seat) + "'s bankruptcy is settled" + (e.unpaid ? " (" + money(e.unpaid) + " left unpaid and forgiven)" : "") + ".";
       case "bid": return who(e.seat) + " bid " + money(e.amount) + " for the track on " + e.route + ".";
-      case "bid-passed": return who(e.seat) + " passed on this lot.";
-      case "lot-sold": return who(e.seat) + " bought the track on " + e.route + " at auction for " + money(e.price) + ".";
+      case "lot-chosen": return who(e.seat) + " put the track on " + routeName(e.route) + " on the block (lowest bid " + money(e.price) + ").";
+      case "bid-passed": return who(e.seat) + " passed on " + (e.route ? "the track on " + routeName(e.route) : "this lot") + ".";
+      case "lot-sold": return who(e.seat) + " bought " + (e.segments && e.length && e.segments < e.length ? e.segments + " of " + plural(e.length, "segment") + " of the track on " : "the track on ") + routeName(e.route) + " at auction for " + money(e.price) + ".";
       case "lot-unsold": {
         const r = e.railroad !== null && e.railroad !== undefined ? (view && view.railroads || []).find((x) => x.id === e.railroad) : null;
         return "No one bid for the track on " + e.route + (e.railroad !== null && e.railroad !== undefined ? ": it joins " + (r ? r.name : "an independent railroad") + "." : ": the route is free again.");

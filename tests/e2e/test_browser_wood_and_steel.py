@@ -258,3 +258,109 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     table.wait_for_selector("#ws-t-winner")
     assert table.inner_text("#ws-t-winner") == "Ada won with 0 ties"
     assert "Tiebreak on money minus debt" in table.inner_text("#ws-t-note")
+
+
+def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_lot(live_server_url, new_page):
+    """Issue 18: the build control reads "Build A–B · $3,000" from the engine's priced listing
+    and is disabled with the engine's reason once the turn allows no more track; after a
+    bankruptcy (a game master's state edit) the other player chooses which lot goes on the
+    block and bids above the lowest bid with the amount control."""
+    from games import services
+    from games.engines.registry import get_engine
+    from games.engines.wood_and_steel.rules import route_cost
+    from games.models import Game
+
+    engine = get_engine("wood-and-steel")
+    ada = new_page(width=360, height=780)
+    code = create_game(ada, live_server_url, kind="wood-and-steel", name="Ada")
+    ada.wait_for_selector("#conn[data-state=open]")
+    ben = new_page(width=360, height=780)
+    ben.goto(ada.get_attribute("#join-url", "href"))
+    ben.fill("#join-name", "Ben")
+    ben.click("text=Take a seat")
+    ben.wait_for_selector("#conn[data-state=open]")
+    ada.wait_for_selector("#seat-list li[data-seat='1']")
+    ada.click("#start-game")
+    for i, phone in enumerate((ada, ben)):
+        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
+        routes = phone.locator("#ws-setup button.ws-route")
+        for j in (i, i + 2, i + 4):
+            routes.nth(j).click()
+        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
+        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
+    for phone in (ada, ben):
+        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
+        phone.locator("button[data-cmd=place-engine]").first.click()
+    for phone in (ada, ben):
+        phone.wait_for_selector("body[data-phase=play]")
+
+    mover = next(p for p in (ada, ben) if p.evaluate("document.body.dataset.myTurn") == "true")
+    other = ben if mover is ada else ada
+    seat = 0 if mover is ada else 1
+    board = engine.board(Game.objects.get(code=code).state)
+    built = []
+    for _ in range(2):  # two routes a turn, each priced before paying
+        v = version(mover)
+        mover.wait_for_selector("#ws-build:not([disabled])")
+        route = mover.get_attribute("#ws-build-route option:checked", "data-route")
+        state = Game.objects.get(code=code).state
+        r = board.routes[route]
+        price = route_cost(r["length"], mountainous=r["mountainous"], parallel=engine._route_occupants(state, route) > 0)  # the rules' table
+        label = "Build " + route.replace("-", "–") + " · $" + f"{price:,}"
+        assert mover.inner_text("#ws-build") == label
+        money_before = Game.objects.get(code=code).state["players"][seat]["money"]
+        mover.click("#ws-build")  # one tap: building is not confirmed
+        wait_version(mover, v + 1)
+        assert Game.objects.get(code=code).state["players"][seat]["money"] == money_before - price
+        built.append((route, price))
+    mover.wait_for_selector("#ws-build[disabled]")
+    assert mover.inner_text("#ws-build-why") == "You may build 2 segments per turn."
+    mover.screenshot(path=str(SHOTS / "ws-build-priced.png"), full_page=False)
+
+    # A game master's edit: the mover is bankrupt and owes what the two new routes sold for.
+    game = Game.objects.get(code=code)
+    state = game.state
+    state["players"][seat]["bankrupt_owed"] = sum(price for _, price in built)
+    services.game_state_edit(game_id=game.pk, state=state, editor="test")
+    for phone in (mover, other):
+        phone.reload()
+        phone.wait_for_selector("#conn[data-state=open]")
+    for route, _ in built:
+        v = version(mover)
+        mover.wait_for_selector(".ws-chooser[data-cmd=sell-track], button[data-cmd=sell-track]")
+        select = mover.locator(".ws-chooser[data-cmd=sell-track] select")
+        if select.count():
+            select.select_option(label=route.replace("-", "–"))
+            two_tap(mover, ".ws-chooser[data-cmd=sell-track] button")
+        else:
+            two_tap(mover, "button[data-cmd=sell-track]")
+        wait_version(mover, v + 1)
+    other.wait_for_selector("body[data-phase=auction] .ws-lot")
+    assert "Choose which piece" in other.inner_text("#ws-actions")
+    lots = other.locator(".ws-lot")
+    assert lots.count() == 2
+    chosen, price = built[1]  # the second piece sold, not the first
+    lot = other.locator(f".ws-lot[data-lot='{chosen}']")
+    amount = lot.locator("input.ws-bid-amount")
+    assert amount.input_value() == str(price) and amount.get_attribute("step") == "1000"
+    money = Game.objects.get(code=code).state["players"][1 - seat]["money"]
+    assert amount.get_attribute("max") == str(price + (money - price) // 1000 * 1000)
+    lot.locator("button.ws-step[aria-label='$1,000 more']").click()
+    lot.locator("button.ws-step[aria-label='$1,000 more']").click()
+    assert lot.locator("button[data-cmd=bid]").inner_text() == "Bid $" + f"{price + 2_000:,}"
+    other.screenshot(path=str(SHOTS / "ws-auction-choose.png"), full_page=False)
+    v = version(other)
+    lot.locator("button[data-cmd=bid]").click()
+    wait_version(other, v + 1)
+    state = Game.objects.get(code=code).state
+    assert chosen in state["players"][1 - seat]["track"]
+    assert state["players"][1 - seat]["money"] == money - price - 2_000
+    other.wait_for_function(f"document.querySelector('#ws-feed').innerText.includes('bought the track on {chosen.replace('-', '–')} at auction for ${price + 2_000:,}')")
+    # the other lot: the same (only) bidder chooses again, and passes on it
+    other.wait_for_selector(f".ws-lot[data-lot='{built[0][0]}']")
+    v = version(other)
+    other.locator(f".ws-lot[data-lot='{built[0][0]}'] button[data-cmd=pass-bid]").click()
+    wait_version(other, v + 1)
+    for phone in (mover, other):
+        phone.wait_for_selector("body[data-phase=play]")
+    assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -100,6 +100,8 @@
   let failed = null;  // {key, message, version}: an error shown beside its control, kept over a redraw
 
   function blockedBy(entry, legal, status) {
+    // A paused (or ended) game holds every control, whatever else would stop it.
+    if (status && status !== "active" && STATUS_REASONS[status]) return { code: status, message: STATUS_REASONS[status] };
     if (entry.reason) return entry.reason;
     if (legal.has(key(entry.command))) return null;
     return { code: status || "unavailable", message: STATUS_REASONS[status] || "Not possible right now." };

@@ -316,6 +316,24 @@ def test_every_price_shows_before_paying_and_no_loose_ends(live_server_url, new_
     ]
     assert loose_ends(ann) == []
 
+    # Paused by the game master: the same prices, every control disabled, the reason said once.
+    from games import services
+    from games.models import Game
+
+    game_id = Game.objects.get(code=code).id
+    services.game_pause(game_id=game_id, by="test", reason="dinner")
+    ann.reload()
+    ann.wait_for_selector("#lw-actions button[data-cmd=pass]")
+    assert [(label, enabled) for label, enabled, _ in describe_buttons(ann)] == [
+        ("Buy 1 unit · 6 coins", False),
+        ("Shift 1 unit · 4 coins", False),
+        ("Done: end my turn", False),
+    ]
+    assert ann.inner_text("#lw-actions-note") == "The game is paused."
+    services.game_resume(game_id=game_id, by="test")
+    ann.reload()
+    ann.wait_for_selector("#lw-actions button[data-cmd=pass]:enabled")
+
     # The round ends; its report numbers ten and more lines, none of the numbers clipped.
     ann.click("#lw-actions button[data-cmd=pass]")
     api_command(url, code, bo, {"cmd": "pass"})

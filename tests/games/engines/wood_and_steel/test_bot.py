@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from games.engines.base import RulesError
 from games.engines.wood_and_steel import ENGINE
 from games.engines.wood_and_steel import bot as B
 from games.engines.wood_and_steel.rules import BID_STEP, route_cost
@@ -79,6 +80,17 @@ def test_same_seed_same_game_whatever_the_global_random_state():
     assert snapshot(a) == snapshot(b)
     c, _ = play(3, 6)
     assert snapshot(a) != snapshot(c)
+
+
+def test_the_kind_lists_the_planner_and_plays_it_live():
+    assert ENGINE.describe()["bots"] == ["random", "simple", "planner"]
+    state = started_game(3)
+    seat = state["current_seat"]
+    cmd = ENGINE.bot_command(state, seat=seat, bot="planner", rng=random.Random(1))
+    assert cmd in ENGINE.legal_commands(state, seat=seat)
+    with pytest.raises(RulesError) as e:
+        ENGINE.bot_command(state, seat=(seat + 1) % 3, bot="planner", rng=random.Random(1))
+    assert e.value.code == "not-your-turn"
 
 
 def test_it_chooses_only_among_the_legal_commands(monkeypatch):

@@ -17,11 +17,8 @@
   const who = (seat) => (seat === null || seat === undefined ? "the host" : names()[seat] || "seat " + seat);
   const contractById = (id) => (view.contracts || []).find((c) => c.id === id) || (view.offers || []).find((c) => c.id === id);
   const routeName = (r) => String(r).replace("-", "–");  // "Chicago-Detroit" → "Chicago–Detroit" (city names have no "-")
-  // The engine's priced listing (view.listing): {command, price, reason} for every money-spending
-  // command; the page shows its prices and reasons and computes none.
-  const commandKey = (c) => JSON.stringify(Object.keys(c).sort().map((k) => [k, c[k]]));
-  const priced = () => new Map((view.listing || []).map((e) => [commandKey(e.command), e]));
-  const priceOf = (command, prices) => { const e = prices.get(commandKey(command)); return e ? " · " + money(e.price) : ""; };
+  // Prices come from the engine's priced listing (view.listing: {command, price, reason} for every
+  // money-spending command): the page shows its prices and reasons and computes none.
 
   // ---- sending, with two-tap confirmation where it matters ----------------------------
   async function send(command, button) {
@@ -159,18 +156,15 @@
       if (p && p.private_contract) mineIds.add(p.private_contract);
       if (p && p.market_contract) mineIds.add(p.market_contract);
     }
-    // building and bidding have controls of their own (prices and amounts from the listing)
-    const rest = legal.filter((c) => !shown.has(c.cmd) && !(c.cmd === "fulfill-contract" && mineIds.has(c.contract)) && !["discard-private-contract", "build-track", "bid", "pass-bid"].includes(c.cmd));
-    const prices = priced();
+    // money-spending commands and bids have controls of their own (prices, reasons and amounts
+    // from the engine's listing)
+    const own = new Set(["discard-private-contract", "bid", "pass-bid", ...PRICED.map((x) => x[0])]);
+    const rest = legal.filter((c) => !shown.has(c.cmd) && !(c.cmd === "fulfill-contract" && mineIds.has(c.contract)) && !own.has(c.cmd));
     const groups = new Map();
     for (const c of rest) { if (!groups.has(c.cmd)) groups.set(c.cmd, []); groups.get(c.cmd).push(c); }
-    const out = [...auctionControls(legal), ...buildControls(legal)];
+    const out = [...auctionControls(legal), ...pricedControls()];
     const label = {
-      "buy-engine": ["Buy engine", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : "") + priceOf(c, prices)],
-      "buy-upgrade": ["Buy upgrade", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · ") + priceOf(c, prices)],
       "borrow": ["Borrow", (c) => money(c.amount)],
-      "repay-debt": ["Repay debt", (c) => money(c.amount)],
-      "acquire-railroad": ["Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return (r ? r.name : "railroad " + c.railroad) + priceOf(c, prices); }],
       "claim-market-contract": ["Claim market contract", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination + " " + money(m.value) : "#" + c.contract; }],
       "fulfill-contract": ["Fulfil", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination : "#" + c.contract; }],
       "claim-connection-bonus": ["Claim connection bonus", (c) => { const b = (view.connection_bonuses || []).find((x) => x.id === c.bonus); return b ? b.name + " (" + b.ties + " ties)" : "#" + c.bonus; }],
@@ -191,36 +185,61 @@
     $("ws-actions").replaceChildren(...out);
   }
 
-  // Build track: every route the engine lists with its price, "Build Chicago–Detroit · $4,000";
-  // the button is disabled with the engine's reason when that route cannot be built now.
-  function buildControls(legal) {
+  // A money-spending command's control, built from the engine's priced listing: a chooser of
+  // every entry ("Chicago–Detroit · $4,000", the ones not possible now with the engine's reason)
+  // and a button naming the choice and its price, disabled with the reason when it cannot be
+  // sent now ("Build Chicago–Detroit · $4,000"). Only on my turn. Two taps where a mis-tap
+  // would cost (as the other actions), one for building (track is reported as laid).
+  function pricedControl(cmd, title, verb, what, opts = {}) {
     const me = view.viewer;
-    if (view.phase !== "play" || me === null || me === undefined || view.current_seat !== me) return [];
-    const builds = (view.listing || []).filter((e) => e.command.cmd === "build-track");
-    if (!builds.length || builds.every((e) => e.reason && e.reason.code === "bankrupt")) return [];
-    const open = builds.filter((e) => !e.reason), closed = builds.filter((e) => e.reason);
-    const entries = [...open, ...closed];
-    const what = (e) => routeName(e.command.route) + (e.command.segments ? " (" + plural(e.command.segments, "segment") + ")" : "") + " · " + money(e.price);
-    const select = el("select", { id: "ws-build-route", "aria-label": "Route to build" },
-      entries.map((e, i) => el("option", { value: i, "data-route": e.command.route }, what(e) + (e.reason ? " — " + e.reason.message : ""))));
-    const button = el("button", { type: "button", class: "primary", id: "ws-build", "data-cmd": "build-track" }, "");
-    const why = el("p", { class: "muted ws-why", id: "ws-build-why" });
+    if (view.phase !== "play" || me === null || me === undefined || view.current_seat !== me) return null;
+    const listed = (view.listing || []).filter((e) => e.command.cmd === cmd);
+    if (!listed.length || listed.every((e) => e.reason && e.reason.code === "bankrupt")) return null;
+    const open = listed.filter((e) => !e.reason);
+    const entries = [...open, ...listed.filter((e) => e.reason)];
+    const full = (e) => what(e.command) + " · " + money(e.price);
+    const select = el("select", { id: opts.id ? opts.id + "-choice" : null, "aria-label": title },
+      entries.map((e, i) => el("option", { value: i, "data-route": e.command.route }, full(e) + (e.reason ? " — " + e.reason.message : ""))));
+    const button = el("button", { type: "button", class: opts.primary ? "primary" : "", id: opts.id || null, "data-cmd": cmd }, "");
+    const why = el("p", { class: "muted ws-why", id: opts.id ? opts.id + "-why" : null });
     const chosen = () => entries[Number(select.value) || 0];
+    let armed = null;
     const sync = () => {
+      clearTimeout(armed); armed = null;
+      button.classList.remove("confirming");
       const e = chosen();
-      button.textContent = "Build " + what(e);
+      button.textContent = verb + " " + full(e);
       button.disabled = Boolean(e.reason);
       why.textContent = e.reason ? e.reason.message : "";
-      why.hidden = !e.reason;
     };
     select.addEventListener("change", sync);
-    button.addEventListener("click", () => { const e = chosen(); if (!e.reason) send(e.command, button); });
+    button.addEventListener("click", () => {
+      const e = chosen();
+      if (e.reason) return;
+      if (opts.confirm && !armed) {
+        button.classList.add("confirming");
+        button.textContent = "Tap again: " + verb + " " + full(e);
+        armed = setTimeout(sync, 4000);
+        return;
+      }
+      clearTimeout(armed); armed = null;
+      send(e.command, button);
+    });
     sync();
-    const note = open.length ? plural(open.length, "route") + " you can build now" : "No route you can build now";
-    return [el("div", { class: "ws-build", "data-cmd": "build-track" },
-      el("div", { class: "ws-chooser-label" }, "Build track ", el("span", { class: "muted" }, "(" + note + ")")),
-      el("div", { class: "row" }, select), el("div", { class: "row" }, button), why)];
+    const note = open.length ? open.length + " possible now" : "none possible now";
+    return el("div", { class: "ws-priced", "data-cmd": cmd },
+      el("div", { class: "ws-chooser-label" }, title + " ", el("span", { class: "muted" }, "(" + note + ")")),
+      el("div", { class: "row" }, select), el("div", { class: "row" }, button), why);
   }
+
+  const PRICED = [
+    ["build-track", "Build track", "Build", (c) => routeName(c.route) + (c.segments ? " (" + plural(c.segments, "segment") + ")" : ""), { id: "ws-build", primary: true }],
+    ["buy-engine", "Buy engine", "Buy", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : ""), { confirm: true }],
+    ["buy-upgrade", "Buy upgrade", "Buy", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · "), { confirm: true }],
+    ["acquire-railroad", "Merge with an independent", "Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return r ? r.name : "railroad " + c.railroad; }, { confirm: true }],
+    ["repay-debt", "Repay debt", "Repay", () => "debt", { confirm: true }],
+  ];
+  const pricedControls = () => PRICED.map(([cmd, title, verb, what, opts]) => pricedControl(cmd, title, verb, what, opts)).filter(Boolean);
 
   // The bankruptcy auction: the first bidder chooses a lot; every bidder may bid any amount from
   // the lowest bid in $1,000 steps up to their cash (the range comes from the engine's listing).

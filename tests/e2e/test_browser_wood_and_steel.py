@@ -302,7 +302,7 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
     for _ in range(2):  # two routes a turn, each priced before paying
         v = version(mover)
         mover.wait_for_selector("#ws-build:not([disabled])")
-        route = mover.get_attribute("#ws-build-route option:checked", "data-route")
+        route = mover.get_attribute("#ws-build-choice option:checked", "data-route")
         state = Game.objects.get(code=code).state
         r = board.routes[route]
         price = route_cost(r["length"], mountainous=r["mountainous"], parallel=engine._route_occupants(state, route) > 0)  # the rules' table
@@ -315,6 +315,10 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
         built.append((route, price))
     mover.wait_for_selector("#ws-build[disabled]")
     assert mover.inner_text("#ws-build-why") == "You may build 2 segments per turn."
+    # the other money-spending actions show their prices too: the engine costs from the listing
+    engines = mover.locator(".ws-priced[data-cmd=buy-engine] select option").all_inner_texts()
+    assert engines and all(" · $" in text for text in engines), engines
+    assert any("american (trade in john-bull) · $5,000" in text for text in engines), engines
     mover.screenshot(path=str(SHOTS / "ws-build-priced.png"), full_page=False)
 
     # A game master's edit: the mover is bankrupt and owes what the two new routes sold for.

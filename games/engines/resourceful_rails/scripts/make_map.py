@@ -23,8 +23,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from games.engines.rail_core import RailCore, load_map, map_from_grid_asset
-from games.engines.rail_core import hexgrid
+from games.engines.rail_core import RailCore, hexgrid, load_map, map_from_grid_asset
 
 from ._common import DATA, REFERENCE_MAP, SOURCES, read_json, write_json
 
@@ -172,7 +171,7 @@ def river_edges(course: list[tuple[float, float]], sides: Sides, land: dict[tupl
         walk += sides.route(walk[-1], corners[i], course[i - 1], course[i])[1:]
     edges: list[list[list[int]]] = []
     seen = set()
-    for a, b in zip(walk, walk[1:]):
+    for a, b in zip(walk, walk[1:], strict=False):
         c1, c2 = sides.cells[(min(a, b), max(a, b))]
         if c1 not in land or c2 not in land or (c1, c2) in seen:
             continue

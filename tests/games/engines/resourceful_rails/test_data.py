@@ -93,6 +93,17 @@ RIVER_TOWNS = {
 }
 
 
+# ...and stays away from cities it does not reach (Reno is on the Truckee, not the Humboldt).
+RIVER_NOT_TOWNS = {
+    "Humboldt": ["reno-nv"],
+    "Rogue": ["redding-ca", "eugene-or"],
+    "Sacramento": ["medford-or", "reno-nv"],
+    "Deschutes": ["portland-or", "eugene-or"],
+    "Colorado": ["denver-co"],
+    "Spokane": ["kalispell-mt"],
+}
+
+
 @pytest.mark.parametrize("river", sorted(RIVER_TOWNS))
 def test_rivers_follow_their_real_courses_past_their_cities(map_data, core, river):
     m = core.map
@@ -101,6 +112,9 @@ def test_rivers_follow_their_real_courses_past_their_cities(map_data, core, rive
     for cid in RIVER_TOWNS[river]:
         near = min(m.hex_distance(u, e) for u in m.cities[cid].nodes for e in ends)
         assert near <= 1, f"the {river} runs {near} mileposts from {cid}"
+    for cid in RIVER_NOT_TOWNS.get(river, []):
+        near = min(m.hex_distance(u, e) for u in m.cities[cid].nodes for e in ends)
+        assert near >= 3, f"the {river} passes {cid}"
 
 
 def test_crossing_a_river_costs_two_more(map_data, core):

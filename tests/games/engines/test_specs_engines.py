@@ -35,7 +35,7 @@ def test_every_legal_command_fits_its_spec_and_every_view_its_fields(kind):
     seen: set[str] = set()
     for seed in (1, 2):
         bots = [engine.bots[(seed + i) % len(engine.bots)] for i in range(players)]
-        for n, (state, seat) in enumerate(play(engine, players, seed, bots, max_moves=1500)):
+        for n, (state, _seat) in enumerate(play(engine, players, seed, bots, max_moves=1500)):
             for active in engine.active_seats(state):
                 for command in engine.legal_commands(state, seat=active):
                     command_check(engine.command_table, command)

@@ -187,3 +187,26 @@ def test_kinds_lists_every_command_with_its_help_from_the_specs(api_client):
     assert "undo" not in [c["cmd"] for c in kinds["locomotive-werks"]["commands"]]
     develop = next(c for c in kinds["locomotive-werks"]["commands"] if c["cmd"] == "develop")
     assert develop["args"][0]["schema"] == {"type": "integer", "minimum": 1, "maximum": 14}
+
+
+def test_a_kind_that_declares_no_commands_gets_the_generic_command_body(api_client):
+    from games.engines.base import Engine
+    from games.engines.registry import register, unregister
+
+    class Legacy(Engine):
+        kind = "legacy-test"
+        title = "Legacy"
+        min_players = 1
+        max_players = 2
+
+    register(Legacy())
+    try:
+        schema = json.loads(api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+        kinds = {k["kind"]: k for k in api_client.get("/api/kinds").json()}
+    finally:
+        unregister("legacy-test")
+    validate(schema)
+    assert {"$ref": "#/components/schemas/GenericCommand"} in schema["components"]["schemas"]["CommandRequest"]["anyOf"]
+    assert fits(schema, "CommandRequest", {"cmd": "anything", "x": 1}) == []
+    assert "legacy-test" in schema["components"]["schemas"]["GameCreateRequest"]["discriminator"]["mapping"]
+    assert kinds["legacy-test"]["commands"] == []

@@ -9,10 +9,10 @@ given. One call returns one command; it re-plans on every call.
 How it plays a turn (each call takes the first that applies):
 
 1. Choose the best contract offer; claim a connection bonus it has made.
-2. Deliver every contract it can. A delivery whose debt service it cannot pay is
-   covered by borrowing first. A player already over its debt limit may instead
-   accept the bankruptcy (sell track rather than borrow more): that gamble is taken
-   with ``BANKRUPTCY_GAMBLE`` probability when its track covers the debt.
+2. Deliver what it can, once per engine it owns (once more with a Timetable): the app
+   takes any number of deliveries a turn, a table cannot run an engine twice. A delivery whose debt service it cannot pay is
+   covered by borrowing first, or, with ``BANKRUPTCY_GAMBLE`` probability when its track
+   covers what it would owe, by accepting the bankruptcy (sell track rather than owe more).
 3. Buy a Commodities Exchange (monopoly) or a Regional Office when allowed.
 4. Take a market contract whose destination is close (a Mogul or better).
 5. When its money is well above what the next track costs: an upgrade, a merger or
@@ -375,8 +375,25 @@ class _Turn:
         bonuses = self.by.get("claim-connection-bonus")
         return bonuses[0] if bonuses else None
 
+    def trains_left(self) -> int:
+        """Deliveries it may still make this turn. The app cannot see the trains and takes
+        any number, but at a table "each engine in your fleet can only be run once per turn"
+        and a delivery ends the train's movement: one delivery per engine, one more with a
+        Timetable (the train runs on after delivering)."""
+        p = self.p
+        runs = len(p["engines"]) + (1 if "timetable" in p["upgrades"] else 0)
+        done = 0
+        for cid in reversed(p["fulfilled"]):
+            c = self.engine._contract(self.state, cid)
+            if c is None or c.get("fulfilled_round") != self.state["round"]:
+                break
+            done += 1
+        return runs - done
+
     def deliver(self):
         p = self.p
+        if self.trains_left() <= 0:
+            return None
         shortfalls = []
         for cmd in self.by.get("fulfill-contract", []):
             c = self.engine._contract(self.state, cmd["contract"])
@@ -556,8 +573,8 @@ class _Turn:
     def buy_engine(self, budget: int | None = None):
         """The next engine design when its trains must run farther than its best engine
         goes (a held contract's hops, plus one to the pickup), a Mogul early (it opens the
-        market), later ones only with money of its own to spare. It trades in its weakest
-        engine."""
+        market), later ones only with money of its own to spare. It keeps its old engine
+        when it has room for two, else trades in the weakest."""
         options = self.by.get("buy-engine")
         if not options:
             return None
@@ -572,7 +589,8 @@ class _Turn:
         affordable = [c for c in options if self.price(c) <= budget]
         if not affordable:
             return None
-        return max(affordable, key=lambda c: (-RU.ENGINE_LEVEL[c["engine"]], c["trade_in"] is not None, -RU.ENGINE_LEVEL.get(c["trade_in"] or "john-bull", 0), -self.price(c)))
+        # a second engine is a second delivery a turn: keep the old one when it may
+        return max(affordable, key=lambda c: (-RU.ENGINE_LEVEL[c["engine"]], c["trade_in"] is None, -RU.ENGINE_LEVEL.get(c["trade_in"] or "john-bull", 0), -self.price(c)))
 
     def upgrade(self, budget: int | None = None):
         """A railyard that reaches a contract's commodity; Upgraded Stations, the Employment

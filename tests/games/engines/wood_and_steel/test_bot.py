@@ -200,3 +200,20 @@ def test_short_of_the_service_it_may_take_the_bankruptcy_then_sells_and_a_neighb
     assert state["phase"] == "play" and p["bankrupt_owed"] == 0
     assert sales >= 1 and p["start_route"] in p["track"]  # it kept its starting route
     assert bids[buyer] > 0 and sold[buyer] > 0 and bids[broke] == 0
+
+
+def test_one_delivery_a_turn_per_engine_though_the_app_takes_more():
+    state = started_game(3, check_network=False)  # every held contract can be delivered
+    seat = state["current_seat"]
+    p = state["players"][seat]
+    assert p["engines"] == ["john-bull"]
+    rng = random.Random(2)
+    cmd = B.planner_policy(ENGINE, state, seat, rng)
+    assert cmd["cmd"] == "fulfill-contract"
+    ENGINE.apply(state, seat=seat, command=cmd)
+    ENGINE.apply(state, seat=seat, command=B.planner_policy(ENGINE, state, seat, rng))  # choose an offer
+    assert p["private"] is not None and not p["offers"]
+    assert any(c["cmd"] == "fulfill-contract" for c in ENGINE.legal_commands(state, seat=seat))
+    assert B.planner_policy(ENGINE, state, seat, random.Random(2))["cmd"] != "fulfill-contract"
+    p["engines"].append("american")  # a second train runs this turn
+    assert B.planner_policy(ENGINE, state, seat, random.Random(2)) == {"cmd": "fulfill-contract", "contract": p["private"]}

@@ -211,7 +211,7 @@ const Junction = (() => {
    * defaults to `one` + "s". A missing count shows as "— units". */
   function plural(n, one, other) {
     const many = other === undefined ? one + "s" : other;
-    const count = typeof n === "number" ? n : Number(n);
+    const count = typeof n === "number" ? n : n === null || n === undefined || n === "" ? NaN : Number(n);
     if (!Number.isFinite(count)) return MISSING + " " + many;
     return numberFormat.format(count) + " " + (pluralRules.select(count) === "one" ? one : many);
   }

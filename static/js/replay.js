@@ -9,10 +9,21 @@
     send: async () => ({ type: "error", error: { code: "read-only", message: "This is a replay." } }),
     api: (method, path, body) => Junction.api(method, path, body) };
 
+  // A command's arguments as words: "route Chicago-Detroit, segments 2"; what is missing
+  // (null) is left out, never shown.
+  function argText(value) {
+    if (value === null || value === undefined) return "";
+    if (Array.isArray(value)) return value.map(argText).filter(Boolean).join(", ");
+    if (typeof value === "object") return Object.entries(value).map(([k, v]) => { const t = argText(v); return t ? k.replace(/_/g, " ") + " " + t : ""; }).filter(Boolean).join(", ");
+    if (typeof value === "number") return Junction.number(value);
+    return Junction.text(value, "");
+  }
   function describeAction(action) {
+    if (!action || !action.command) return "";
     const seat = game.seats.find((s) => s.index === action.seat);
-    const args = Object.entries(action.command).filter(([k]) => k !== "cmd").map(([k, v]) => k + " " + JSON.stringify(v)).join(", ");
-    return (seat ? seat.name : "host") + ": " + action.command.cmd + (args ? " (" + args + ")" : "");
+    const args = Object.entries(action.command).filter(([k]) => k !== "cmd").map(([k, v]) => { const t = argText(v); return t ? k.replace(/_/g, " ") + " " + t : ""; }).filter(Boolean).join(", ");
+    const who = seat ? seat.name : action.seat === null || action.seat === undefined ? "The host" : "Seat " + (action.seat + 1);
+    return who + ": " + String(action.command.cmd || "").replace(/-/g, " ") + (args ? " (" + args + ")" : "");
   }
 
   async function show(n) {

@@ -9,13 +9,16 @@
   const el = Junction.el;
   const SVG_NS = "http://www.w3.org/2000/svg";
   const money = (n) => (n < 0 ? "−$" : "$") + Math.abs(n || 0).toLocaleString("en-US");
-  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
-  const cityCount = (n) => n + (n === 1 ? " city" : " cities");
+  const plural = (n, word) => Junction.plural(n, word);
+  const cityCount = (n) => Junction.plural(n, "city", "cities");
   const PHASES = { ranking: "Choosing starting routes", engines: "Placing engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
   const SEAT_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98", orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
-  // Independents: earthy and pastel tones, as far as possible from the eight seat colours;
-  // players’ track also has a dark casing, so the two never read alike.
-  const INDIE_COLORS = ["#17a2a2", "#d6589a", "#8a9a1b", "#8d5a2b", "#5fb6e6", "#b07aa1", "#c9a227", "#7b1f3a", "#5c6b7a", "#b5651d", "#a3c644", "#7f8fa6"];
+  // Independents differ from the players in hue and in shape. Hue: tones between the eight
+  // seat colours (teal, magenta, olive, brown, sky, lavender, slate, rose, lime), the most
+  // distinct first. Shape: an independent's route is a chain of round beads and its legend
+  // swatch three beads; a player's track is solid blocks with a dark casing and a player is a
+  // solid dot. So the two never read alike, whatever colours a person can tell apart.
+  const INDIE_COLORS = ["#0f8f91", "#c2307e", "#74851a", "#7b4a2a", "#3b9fd1", "#9577c9", "#4f6475", "#d27c9b", "#9ab23a", "#a0632b", "#2f7a6a", "#b3596e"];
   const indieColor = (id) => INDIE_COLORS[((Number(id) || 0) % INDIE_COLORS.length + INDIE_COLORS.length) % INDIE_COLORS.length];
 
   const initial = Junction.readJson("game-data");
@@ -55,6 +58,9 @@
   // the Content-Security-Policy refuses).
   const painted = (node, color) => { node.style.background = color; return node; };
   const dot = (color, extra) => painted(el("span", { class: "ws-t-dot" + (extra ? " " + extra : "") }), color);
+  // An independent's swatch: three beads, the shape of its routes on the board.
+  const beads = (color) => svg("svg", { class: "ws-t-swatch", viewBox: "0 0 24 12", "aria-hidden": "true" },
+    [4, 12, 20].map((cx) => svg("circle", { cx, cy: 6, r: 3.4, fill: color, stroke: "#1f1d1a", "stroke-width": 0.8 })));
   const routeKey = (a, b) => [a, b].sort().join("-");
 
   // ---- the static board: routes in segment blocks, cities, labels ------------------------
@@ -145,7 +151,20 @@
       }, c.label || c.name));
     }
     root.append(svg("g", { id: "ws-rings" }), cities, labels, svg("g", { id: "ws-markers" }));
+    fitLabels();
   }
+
+  // City labels readable from across the table: at least 16 px on a table-sized screen (1200 px
+  // wide or more), 11 px on a phone (which zooms), however the board is scaled to fit.
+  function fitLabels() {
+    const root = $("ws-board");
+    const ctm = root && root.getScreenCTM && root.getScreenCTM();
+    if (!ctm || !ctm.a) return;
+    const px = window.innerWidth >= 1200 ? 16 : 11;
+    root.style.setProperty("--ws-label", (Math.ceil((px / ctm.a) * 100) / 100) + "px");
+  }
+  if (window.ResizeObserver) new ResizeObserver(() => fitLabels()).observe($("ws-board"));
+  else window.addEventListener("resize", fitLabels);
 
   // ---- the live board: independents, players' track and cities, engines ----------------
   function drawLiveBoard() {
@@ -276,8 +295,11 @@
       else if (top && won.length > 1) noteText = "Level on ties and on money minus debt (" + money(top.net_worth) + ").";
       headline = "Final scores: " + scores.map((s) => s.name + " " + s.ties).join(" · ");
     } else if (view.phase === "auction" && view.auction) {
-      turn.replaceChildren(dot(seatColor(view.auction.bidder)), playerName(view.auction.bidder) + " bids");
-      noteText = playerName(view.auction.seller) + " is selling track" + (view.auction.lot ? " (" + view.auction.lot.route + ")" : "") + "; high bid " + money(view.auction.high) + ".";
+      const a = view.auction;
+      const bidder = a.bidder !== null && a.bidder !== undefined;
+      turn.replaceChildren(...(bidder ? [dot(seatColor(a.bidder)), playerName(a.bidder) + (a.choosing ? " chooses a lot" : " bids")] : ["Auction"]));
+      noteText = playerName(a.seller) + " is selling track" + (a.lot && a.lot.route ? " (" + String(a.lot.route).replace("-", " – ") + ")" : "")
+        + (a.high ? "; high bid " + money(a.high) + (a.high_bidder !== null && a.high_bidder !== undefined ? " by " + playerName(a.high_bidder) : "") : "; no bid yet") + ".";
     } else {
       const current = view.current_seat;
       turn.replaceChildren(dot(seatColor(current), "big"), el("span", {}, el("span", { id: "ws-t-current", "data-seat": current }, playerName(current)), "’s turn"));
@@ -343,7 +365,7 @@
     const rows = (view.railroads || []).map((r) => {
       const merged = r.acquired_by !== null && r.acquired_by !== undefined;
       return el("li", { class: "ws-t-rr" + (merged ? " merged" : "") + (r.grew_last_round.length ? " grew" : ""), "data-railroad": r.id },
-        painted(el("span", { class: "ws-t-swatch" }), indieColor(r.id)),
+        beads(indieColor(r.id)),
         el("div", { class: "ws-t-rrbody" },
           el("b", { class: "ws-t-rrname", title: r.name }, r.name),
           merged

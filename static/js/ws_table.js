@@ -155,13 +155,15 @@
   }
 
   // City labels readable from across the table: at least 16 px on a table-sized screen (1200 px
-  // wide or more), 11 px on a phone (which zooms), however the board is scaled to fit.
+  // wide or more) and 11 px on a tablet, however the board is scaled to fit. On a phone the
+  // board is too small for that many labels: they scale with it (pinch to zoom).
   function fitLabels() {
     const root = $("ws-board");
     const ctm = root && root.getScreenCTM && root.getScreenCTM();
     if (!ctm || !ctm.a) return;
-    const px = window.innerWidth >= 1200 ? 16 : 11;
-    root.style.setProperty("--ws-label", (Math.ceil((px / ctm.a) * 100) / 100) + "px");
+    const px = window.innerWidth >= 1200 ? 16 : window.innerWidth >= 700 ? 11 : 0;
+    if (px) root.style.setProperty("--ws-label", (Math.ceil((px / ctm.a) * 100) / 100) + "px");
+    else root.style.removeProperty("--ws-label");
   }
   if (window.ResizeObserver) new ResizeObserver(() => fitLabels()).observe($("ws-board"));
   else window.addEventListener("resize", fitLabels);
@@ -418,6 +420,7 @@
       case "track-sold": return n(e.seat) + " sold their track on " + route(e.route) + " for " + money(e.value) + ".";
       case "bankruptcy-settled": return n(e.seat) + "’s bankruptcy is settled" + (e.unpaid ? " (" + money(e.unpaid) + " forgiven)" : "") + ".";
       case "bid": return n(e.seat) + " bid " + money(e.amount) + " for " + route(e.route) + ".";
+      case "lot-chosen": return n(e.seat) + " put " + route(e.route) + " on the block (lowest bid " + money(e.price) + ").";
       case "bid-passed": return n(e.seat) + " passed on this lot.";
       case "lot-sold": return n(e.seat) + " bought " + route(e.route) + " at auction for " + money(e.price) + ".";
       case "lot-unsold": {
@@ -430,6 +433,7 @@
         return "Game over in round " + e.round + (names.length ? ": " + names.join(" and ") + (names.length > 1 ? " share the win." : " won.") : ".");
       }
       case "undone": return n(e.seat) + "’s move was undone.";
+      case "seat-moved": return n(e.seat) + "’s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
       default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + n(e.seat) + ")" : "") + ".";
     }
   }
@@ -475,9 +479,19 @@
     if (board) { drawStaticBoard(); drawLiveBoard(); }
   }
 
+  // The seatless host (this screen holds the host token) hands a seat to a new device: a
+  // phone that died comes back (static/js/rejoin.js).
+  const rejoinPanel = token && typeof JunctionRejoin !== "undefined"
+    ? JunctionRejoin.hostPanel(document.querySelector(".ws-t-side"), { code, token, seats: () => summary.seats }) : null;
+  const rejoinShow = () => {
+    if (!rejoinPanel) return;
+    rejoinPanel.update(summary.seats);
+    rejoinPanel.element.hidden = !["lobby", "active", "paused"].includes(status);
+  };
+
   Junction.connectGame(code, token, {
     onStatus: Junction.liveBadge($("conn")),
-    onGame(game) { summary = game; status = game.status; renderAll(); },
+    onGame(game) { summary = game; status = game.status; renderAll(); rejoinShow(); },
     onState(payload) {
       document.body.dataset.version = payload.version;
       status = payload.status || status;
@@ -490,4 +504,5 @@
 
   if (board) drawStaticBoard(); else loadBoard();
   renderAll();
+  rejoinShow();
 })();

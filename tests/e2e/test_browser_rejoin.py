@@ -107,3 +107,41 @@ def test_a_lost_phone_and_a_wiped_one_get_their_seats_and_hands_back(live_server
     assert "already used" in again.inner_text("#rejoin-error")
     for page in (ada, new_ben):
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_seated_host_hands_seats_from_their_own_phone_in_an_online_game(live_server_url, new_page):
+    """Locomotive Werks, the host playing on a phone: from the game page the host hands Ben's
+    seat to Ben's new phone, then the host's own seat (and with it the host's controls) to a
+    new phone of the host's; each old page is told."""
+    ann = new_page(width=390, height=844)
+    code = create_game(ann, live_server_url, kind="locomotive-werks", name="Ann")
+    ben = new_page(width=360, height=780)
+    ben.goto(ann.get_attribute("#join-url", "href"))
+    ben.fill("#join-name", "Ben")
+    ben.click("text=Take a seat")
+    ben.wait_for_selector("#conn[data-state=open]")
+    ann.select_option("#bot-level", "random")
+    ann.click("#add-bot")
+    ann.wait_for_selector("#seat-list li[data-seat='2']")
+    ann.click("#start-game")
+    for page in (ann, ben):
+        page.wait_for_selector("#lw-players .lw-player.me")
+    assert ben.is_hidden("#rejoin-host") or ben.locator("#rejoin-host").count() == 0  # players have no such panel
+
+    ann.click("#rejoin-host > summary")
+    ann.click("#rejoin-host button:has-text('New device for Ben')")
+    link = ann.get_attribute("#rejoin-shown #rejoin-url", "href")
+    new_ben = new_page(width=360, height=780)
+    new_ben.goto(link)
+    new_ben.wait_for_selector("#lw-players .lw-player.me[data-seat='1']")
+    ben.wait_for_selector("#seat-moved")
+
+    ann.click("#rejoin-host button:has-text('New device for Ann')")
+    ann.wait_for_selector("#rejoin-shown h3:has-text('For Ann')")
+    link = ann.get_attribute("#rejoin-shown #rejoin-url", "href")
+    new_ann = new_page(width=390, height=844)
+    new_ann.goto(link)
+    new_ann.wait_for_selector("#lw-players .lw-player.me[data-seat='0']")
+    new_ann.wait_for_selector("#rejoin-host")  # the host's controls came along
+    ann.wait_for_selector("#seat-moved")
+    assert new_ann.evaluate(f"Junction.seatFor('{code}').host") is True

@@ -168,14 +168,15 @@ def actions_after(*, game: Game, after: int, limit: int = 1000) -> list[dict[str
 def replay_step(*, game: Game, step: int) -> dict[str, Any]:
     """The spectator's view after action ``step`` (1 = start), rebuilt from the log."""
     from .errors import Conflict, ServiceError
-    from .replay import game_replay
+    from .replay import game_replay_step
 
     if game.version == 0:
         raise Conflict("game-not-started", "This game has not started; there is nothing to replay.")
     if not 1 <= step <= game.version:
         raise ServiceError("invalid-request", f"step must be between 1 and {game.version}.")
-    state = game_replay(game=game, upto=step)
-    action = game.actions.get(sequence=step)
+    state, action = game_replay_step(game=game, step=step)
+    if action is None:
+        raise NotFound("step-not-found", f"The log holds no action {step}.")
     return {
         "step": step,
         "last": game.version,

@@ -58,7 +58,10 @@ class RulesError(Exception):
 class Option:
     """One game option a host may set when creating a game.
 
-    ``type`` is one of ``"int"``, ``"bool"``, ``"choice"``.
+    ``type`` is one of ``"int"``, ``"bool"``, ``"choice"``. ``min``/``max`` bound what a new
+    game may set: values at which bots' games still end (each engine's README says how they
+    were found). ``stored_max``: the larger bound of an older release, which games created
+    then may still hold; their setup (a replay) accepts it, a new game does not.
     """
 
     name: str
@@ -68,13 +71,15 @@ class Option:
     choices: tuple[Any, ...] = ()
     min: int | None = None
     max: int | None = None
+    stored_max: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data.pop("stored_max")
         data["choices"] = list(self.choices)
         return data
 
-    def clean(self, value: Any) -> Any:
+    def clean(self, value: Any, *, stored: bool = False) -> Any:
         if self.type == "bool":
             if not isinstance(value, bool):
                 raise RulesError("invalid-option", f"Option {self.name!r} must be true or false.")
@@ -84,8 +89,9 @@ class Option:
                 raise RulesError("invalid-option", f"Option {self.name!r} must be a whole number.")
             if self.min is not None and value < self.min:
                 raise RulesError("invalid-option", f"Option {self.name!r} must be at least {self.min}.")
-            if self.max is not None and value > self.max:
-                raise RulesError("invalid-option", f"Option {self.name!r} must be at most {self.max}.")
+            top = self.stored_max if stored and self.stored_max is not None else self.max
+            if top is not None and value > top:
+                raise RulesError("invalid-option", f"Option {self.name!r} must be at most {top}.")
             return value
         if self.type == "choice":
             if value not in self.choices:
@@ -139,14 +145,15 @@ class Engine:
         """The engine's commands by name (checked once: no name twice)."""
         return _specs.command_table(self.commands)
 
-    def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
-        """Fill defaults and validate; unknown names are refused."""
+    def normalize_options(self, options: dict[str, Any] | None, *, stored: bool = False) -> dict[str, Any]:
+        """Fill defaults and validate; unknown names are refused. ``stored``: options a game
+        already holds (setup, replays), which may use an option's older ``stored_max``."""
         options = dict(options or {})
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise RulesError("invalid-option", f"Unknown option(s): {', '.join(unknown)}.")
-        return {name: opt.clean(options.get(name, opt.default)) for name, opt in known.items()}
+        return {name: opt.clean(options.get(name, opt.default), stored=stored) for name, opt in known.items()}
 
     # -- the rules (must) --------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:

@@ -156,9 +156,11 @@ class LocomotiveWerks(Engine):
             "end_threshold",
             "int",
             300,
-            help="The game ends when a player has at least this many coins after tax.",
+            help="The game ends when a player has at least this many coins after tax (at most 1,000: "
+            "above it, games can settle below the threshold and never end).",
             min=1,
-            max=100_000,
+            max=1_000,  # found by simulation (README, 'Option bounds')
+            stored_max=100_000,  # the bound before: games created then keep replaying
         ),
         Option(
             "obsolescence",
@@ -197,7 +199,7 @@ class LocomotiveWerks(Engine):
 
     # -- setup -------------------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
-        options = self.normalize_options(options)
+        options = self.normalize_options(options, stored=True)
         require(
             isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
             "invalid-players",

@@ -232,7 +232,7 @@ OPTIONS = (
     _opt("min_market_value", "int", 9_000, "Market contracts are worth at least this (rules: $9,000; designers' app: $6,000).", min=3_000, max=30_000),
     _opt("tie_rule", "choice", "section", "Delivery ties: by section 1/2/3 (rules) or the designers' 1-4 region matrix.", choices=("section", "region-matrix")),
     _opt("west_coast_bonus", "choice", "first-per-player", "West Coast bonus (+3 first in the game, +2 later): once per player, or on every West Coast delivery.", choices=("first-per-player", "every-delivery")),
-    _opt("target_ties", "int", 30, "The game ends when a player reaches this many ties.", min=5, max=200),
+    _opt("target_ties", "int", 30, "The game ends when a player reaches this many ties.", min=5, max=75, stored_max=200),  # max: README, 'Option bounds'
     _opt("end_timing", "choice", "immediate", "End at once when a player reaches the target (rules), or finish the round first.", choices=("immediate", "end-of-round")),
     _opt("max_rounds", "int", 0, "Stop after this many rounds (0: no limit).", min=0, max=500),
     _opt("railroads_min", "int", 9, "Fewest railroads (players + independents) at the start.", min=1, max=30),
@@ -284,11 +284,11 @@ class WoodAndSteelEngine(Engine):
         return turn_key(state)
 
     # -- options -----------------------------------------------------------
-    def normalize_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+    def normalize_options(self, options: dict[str, Any] | None, *, stored: bool = False) -> dict[str, Any]:
         options = dict(options or {})
         board = options.pop("board", None)
         hidden = {name: options.pop(name, values[0]) for name, values in HIDDEN_OPTIONS.items()}
-        out = super().normalize_options(options)
+        out = super().normalize_options(options, stored=stored)
         for name, value in hidden.items():
             values = HIDDEN_OPTIONS[name]
             require(value in values, "invalid-option", f"Option {name!r} must be " + " or ".join(repr(v) for v in values) + ".")
@@ -301,7 +301,7 @@ class WoodAndSteelEngine(Engine):
     # -- setup -------------------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
         require(self.min_players <= len(players) <= self.max_players, "bad-player-count", "Wood and Steel is for 1 to 6 players.")
-        options = self.normalize_options(options)
+        options = self.normalize_options(options, stored=True)
         board_data = options.pop("board") or default_board()
         key = board_fingerprint(board_data)
         board = get_board(board_data, key)

@@ -82,6 +82,25 @@ def _developable(sp: dict[str, Any]) -> bool:
     )
 
 
+# For each space: the index of the same colour two generations newer (whose development
+# retires this one), or None.
+RETIRED_BY = tuple(
+    next((j for j, old in enumerate(OBSOLETED_BY) if old == i), None) for i in range(len(OBSOLETED_BY))
+)
+
+
+def _retired(state: State, i: int) -> bool:
+    """Space index ``i`` is retired: someone developed generation N+2 of its colour, which
+    removed the cards of this type (option ``retired_types``; a saved state without the key
+    keeps the reading it started with, "developable")."""
+    newer = RETIRED_BY[i]
+    return (
+        newer is not None
+        and state["options"].get("retired_types", "developable") == "refused"
+        and any(newer + 1 in p["developed"] for p in state["players"])
+    )
+
+
 def _dice_on_board(state: State) -> int:
     return sum(
         (sp["initial_order"] is not None) + len(sp["existing_orders"]) + len(sp["customer_base"])
@@ -170,6 +189,15 @@ class LocomotiveWerks(Engine):
             'cards of generation N-2 of that colour (with their units); "board-cards" removes the '
             "undeveloped generation N-2 cards from the board instead.",
             choices=("owned-cards", "board-cards"),
+        ),
+        Option(
+            "retired_types",
+            "choice",
+            "refused",
+            help='Generation N-2 once someone has developed generation N of its colour: "refused" '
+            '(the cards of that type are removed from the game, so it cannot be developed any more); '
+            '"developable" (the reading before: developable until the market phase makes it obsolete).',
+            choices=("refused", "developable"),
         ),
         Option(
             "dice_pool",
@@ -293,7 +321,7 @@ class LocomotiveWerks(Engine):
         if state["phase"] == DEVELOPMENT:
             developed = player["developed"]
             for i, sp in enumerate(state["spaces"]):
-                if sp["cards_left"] > 0 and (i + 1) not in developed and _developable(sp):
+                if sp["cards_left"] > 0 and (i + 1) not in developed and _developable(sp) and not _retired(state, i):
                     offer({"cmd": "develop", "space": i + 1}, COST[i], "Developing costs")
         else:
             prod = PRODUCTION[state["options"]["production_costs"]]
@@ -359,6 +387,10 @@ class LocomotiveWerks(Engine):
             space not in player["developed"], "already-developed", "You have already developed this type."
         )
         require(_developable(sp), "not-developable", "This locomotive type cannot be developed now.")
+        require(
+            not _retired(state, i), "not-developable",
+            "This type is retired: generation two steps newer of its colour has been developed, which removed its cards.",
+        )
         require(sp["cards_left"] > 0, "no-cards-left", "No cards of this type are left.")
         cost = COST[i]
         _require_coins(player["coins"], cost, "Developing costs")
@@ -708,7 +740,7 @@ class LocomotiveWerks(Engine):
                     "existing_orders": list(sp["existing_orders"]),
                     "customer_base": list(sp["customer_base"]),
                     "obsolete": sp["obsolete"],
-                    "developable": _developable(sp) and sp["cards_left"] > 0,
+                    "developable": _developable(sp) and sp["cards_left"] > 0 and not _retired(state, s.space - 1),
                 }
                 for s, sp in zip(SPACES, state["spaces"], strict=True)
             ],

@@ -1,5 +1,7 @@
 from csp.decorators import csp_update
 from django.contrib import admin
+from django.http import HttpResponseRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -12,7 +14,15 @@ api_docs = csp_update({"style-src": ["'unsafe-inline'"], "img-src": ["data:"]})(
     SpectacularSwaggerSplitView.as_view(url_name="api-schema")
 )
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page links: the site's icon (a redirect, not
+    permanent: the static name carries the file's hash in production)."""
+    return HttpResponseRedirect(static("img/favicon.svg"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("livez", LivenessView.as_view(), name="livez"),
     path("readyz", ReadinessView.as_view(), name="readyz"),

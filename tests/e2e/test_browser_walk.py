@@ -40,10 +40,6 @@ VIEWPORTS = {"phone": {"width": 360, "height": 640}, "1080p": {"width": 1920, "h
 FORBIDDEN = re.compile(r"\b(null|undefined|NaN)\b|\[object Object\]")
 TARGET = 44  # CSS px, both ways (WCAG 2.5.5)
 
-# Checks that fail for a defect reported to its owner and not yet fixed: (page prefix, check)
-# → the defect. They are reported, and the test is an xfail while only these fail.
-KNOWN_DEFECTS: dict[tuple[str, str], str] = {}
-
 # ---- what the page shows ------------------------------------------------------------------
 
 DESCRIBE = """(n) => {
@@ -170,8 +166,7 @@ class Walk:
                 self.problem(name, "labels", f"{where}: the board's city labels are {smallest:.1f} px (at least 16 px at 1080p)")
 
     def problem(self, name: str, check: str, text: str) -> None:
-        known = next((reason for (prefix, c), reason in KNOWN_DEFECTS.items() if c == check and name.startswith(prefix)), None)
-        self.problems.append((known, text))
+        self.problems.append(f"[{check}] {text}")
 
     def close(self) -> None:
         for page in self.contexts.values():
@@ -284,12 +279,8 @@ def test_every_page_in_every_phase_on_a_phone_and_a_1080p_screen(live_server_url
         run_walk(walk, url)
     finally:
         walk.close()
-    unknown = [text for known, text in walk.problems if known is None]
-    known = sorted({known for known, _ in walk.problems if known})
     assert walk.pages >= 80, walk.pages
-    assert not unknown, f"{len(unknown)} problem(s) on {walk.pages} page views:\n" + "\n".join(unknown)
-    if known:
-        pytest.xfail("known defects, reported: " + "; ".join(known))
+    assert not walk.problems, f"{len(walk.problems)} problem(s) on {walk.pages} page views:\n" + "\n".join(walk.problems)
 
 
 def run_walk(walk: Walk, url: str) -> None:

@@ -20,6 +20,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from . import services
+from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import ServiceError
 from .models import Action, Game, Seat
@@ -110,19 +111,27 @@ class GameForm(forms.ModelForm):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
-    list_display = ("code", "kind", "status", "version", "player_count", "created_at", "updated_at")
+    list_display = ("code", "kind_title", "status", "version", "player_count", "created_at", "updated_at")
     list_filter = ("kind", "status")
     search_fields = ("code", "seats__name")
     readonly_fields = (
-        "code", "kind", "status", "version", "seed", "options_folded", "state_folded", "log_folded",
+        "code", "kind_title", "status", "version", "seed", "options_folded", "state_folded", "log_folded",
         "created_at", "updated_at", "started_at", "finished_at",
     )
     fields = (
-        "code", "kind", "status", "version", "seed", "control", "reason", "options_folded", "state_folded",
+        "code", "kind_title", "status", "version", "seed", "control", "reason", "options_folded", "state_folded",
         "replace_state", "log_folded", "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
     )
     inlines = [SeatInline]
     actions = ["log_export", "games_pause", "games_resume", "seats_on_turn_to_bots"]
+
+    @admin.display(description="kind", ordering="kind")
+    def kind_title(self, game: Game) -> str:
+        """The kind's display name ("Locomotive Werks"), from its engine; the slug if none."""
+        try:
+            return get_engine(game.kind).title
+        except RulesError:  # a kind no engine serves any more still lists
+            return game.kind
 
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)

@@ -214,6 +214,10 @@ class OptionInfoSerializer(serializers.Serializer):
     choices = serializers.ListField(child=serializers.JSONField(), help_text="The values of a `choice` option.")
     min = serializers.IntegerField(allow_null=True)
     max = serializers.IntegerField(allow_null=True)
+    label = serializers.CharField(help_text="The option's display name (\"End threshold\").")
+    choice_labels = serializers.ListField(
+        child=serializers.CharField(), help_text="Display names of `choices`, in their order (\"Owned cards\")."
+    )
 
 
 class ArgInfoSerializer(serializers.Serializer):

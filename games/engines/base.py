@@ -77,6 +77,9 @@ class Option:
         data = asdict(self)
         data.pop("stored_max")
         data["choices"] = list(self.choices)
+        # Display names, so pages show "End threshold" and "Owned cards", not the slugs.
+        data["label"] = self.name.replace("_", " ").capitalize()
+        data["choice_labels"] = [str(c).replace("-", " ").capitalize() for c in self.choices]
         return data
 
     def clean(self, value: Any, *, stored: bool = False) -> Any:

@@ -11,7 +11,6 @@
   // ---- game options: one field per option of the chosen kind (GET /api/kinds has the same list) ----
   const kinds = Object.fromEntries((Junction.readJson("kinds-data") || []).map((k) => [k.kind, k]));
   const optionsOf = () => (kinds[kindSelect.value] || {}).options || [];
-  const humanize = (name) => { const t = String(name).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
 
   function field(opt) {
     const id = "opt-" + opt.name;
@@ -20,17 +19,17 @@
     let input;
     if (opt.type === "bool") {
       input = el("input", { type: "checkbox", id, name: opt.name, "data-option": opt.name, "aria-describedby": described, checked: !!opt.default });
-      return el("div", { class: "opt opt-bool", "data-option-field": opt.name }, el("label", { class: "opt-check", for: id }, input, humanize(opt.name)), help);
+      return el("div", { class: "opt opt-bool", "data-option-field": opt.name }, el("label", { class: "opt-check", for: id }, input, opt.label || opt.name), help);
     }
     if (opt.type === "choice") {
       input = el("select", { id, name: opt.name, "data-option": opt.name, "aria-describedby": described },
-        (opt.choices || []).map((c) => el("option", { value: JSON.stringify(c), selected: c === opt.default }, String(c).replace(/-/g, " ") + (c === opt.default ? " (default)" : ""))));
+        (opt.choices || []).map((c, i) => el("option", { value: JSON.stringify(c), selected: c === opt.default }, ((opt.choice_labels || [])[i] || String(c)) + (c === opt.default ? " (default)" : ""))));
     } else {
       const range = opt.min !== null && opt.min !== undefined && opt.max !== null && opt.max !== undefined ? opt.min + "–" + opt.max : "";
       input = el("input", { type: "number", id, name: opt.name, "data-option": opt.name, inputmode: "numeric", step: 1, min: opt.min ?? null, max: opt.max ?? null, value: opt.default, required: true, "aria-describedby": described });
       if (range) help = el("small", { class: "muted opt-help", id: id + "-help" }, (opt.help ? opt.help + " " : "") + "(" + range + ", default " + opt.default + ")");
     }
-    return el("div", { class: "opt", "data-option-field": opt.name }, el("label", { for: id }, humanize(opt.name), input), help);
+    return el("div", { class: "opt", "data-option-field": opt.name }, el("label", { for: id }, opt.label || opt.name, input), help);
   }
 
   function readOption(opt) {

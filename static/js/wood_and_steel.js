@@ -12,6 +12,7 @@
   const PHASES = { ranking: "Choose starting routes", engines: "Place engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
   const CONFIRM = new Set(["fulfill-contract", "discard-private-contract", "claim-market-contract", "acquire-railroad", "buy-engine", "buy-upgrade", "borrow", "repay-debt", "end-turn", "end-round", "sell-track", "go-first", "pass-action", "undo"]);
   let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], tab = "turn", version = 0;
+  const shown = (slug) => (view && view.names && view.names[slug]) || slug;  // the engine's display name
   let undoConfirmAt = null;  // the version at which the server asked the host to confirm an undo
   const names = () => Object.fromEntries((view ? view.players : []).map((p) => [p.seat, p.name]));
   const who = (seat) => (seat === null || seat === undefined ? "the host" : names()[seat] || "seat " + seat);
@@ -234,8 +235,8 @@
 
   const PRICED = [
     ["build-track", "Build track", "Build", (c) => routeName(c.route) + (c.segments ? " (" + plural(c.segments, "segment") + ")" : ""), { id: "ws-build", primary: true }],
-    ["buy-engine", "Buy engine", "Buy", (c) => c.engine + (c.trade_in ? " (trade in " + c.trade_in + ")" : ""), { confirm: true }],
-    ["buy-upgrade", "Buy upgrade", "Buy", (c) => [c.upgrade, c.city, c.region, c.commodity].filter(Boolean).join(" · "), { confirm: true }],
+    ["buy-engine", "Buy engine", "Buy", (c) => shown(c.engine) + (c.trade_in ? " (trade in " + shown(c.trade_in) + ")" : ""), { confirm: true }],
+    ["buy-upgrade", "Buy upgrade", "Buy", (c) => [shown(c.upgrade), c.city, c.region, c.commodity].filter(Boolean).join(" · "), { confirm: true }],
     ["acquire-railroad", "Merge with an independent", "Merge with", (c) => { const r = view.railroads.find((x) => x.id === c.railroad); return r ? r.name : "railroad " + c.railroad; }, { confirm: true }],
     ["repay-debt", "Repay debt", "Repay", () => "debt", { confirm: true }],
   ];
@@ -413,7 +414,7 @@
       case "railroads-unchanged": return "No independent railroad grew this round.";
       case "round-ended": return "Round " + e.round + " ended.";
       case "final-round": return "Someone reached the target: round " + e.round + " is the final round.";
-      case "engine-bought": return who(e.seat) + " bought a " + e.name + " for " + money(e.cost) + (e.trade_in ? ", trading in the " + String(e.trade_in).replace(/-/g, " ") : "") + ".";
+      case "engine-bought": return who(e.seat) + " bought a " + e.name + " for " + money(e.cost) + (e.trade_in ? ", trading in the " + shown(e.trade_in) : "") + ".";
       case "service-yard-available": return "Service yards are now available as an upgrade.";
       case "contract-fulfilled": return who(e.seat) + " delivered " + e.commodity + " to " + e.destination + ": " + money(e.income) + (e.debt_service ? " less " + money(e.debt_service) + " debt service" : "") + (e.bankrupt ? " — not enough to pay." : ", " + plural(e.ties, "tie") + ".");
       case "offers-dealt": return who(e.seat) + " was offered " + e.count + " new contracts.";
@@ -427,7 +428,7 @@
         return who(e.seat) + " claimed " + (b ? "the " + b.name + " connection bonus" : "a connection bonus") + ": " + plural(e.ties, "tie") + ".";
       }
       case "railroad-acquired": return who(e.seat) + " merged with " + e.name + " for " + money(e.price) + ".";
-      case "upgrade-bought": return who(e.seat) + " bought " + String(e.upgrade).replace(/-/g, " ") + " for " + money(e.cost) + ".";
+      case "upgrade-bought": return who(e.seat) + " bought " + shown(e.upgrade) + " for " + money(e.cost) + ".";
       case "monopoly": return who(e.seat) + " holds the " + e.commodity + " monopoly (" + plural(e.ties, "tie") + ").";
       case "go-first": return who(e.seat) + " will go first next round.";
       case "action-passed": return who(e.seat) + " passed an action.";

@@ -26,6 +26,7 @@
   let summary = initial;
   let board = Junction.readJson("board-data");
   let view = null, status = initial.status, lastSeq = 0;
+  const shown = (slug) => (view && view.names && view.names[slug]) || slug;  // the engine's display name
   let geo = null;  // city positions and route geometry, built once per board
 
   document.body.classList.add("ws-table-body");
@@ -325,7 +326,7 @@
     const order = view.order && view.order.length ? view.order : view.players.map((p) => p.seat);
     const target = view.options && view.options.target_ties;
     tbody.replaceChildren(...order.map((seat) => view.players.find((p) => p.seat === seat)).filter(Boolean).map((p) => {
-      const engine = p.engines && p.engines.length ? p.engines[p.engines.length - 1].name.replace(/^[\d-]+ /, "") : "";
+      const engine = p.engines && p.engines.length ? shown(p.engines[p.engines.length - 1].slug) : "";
       const held = p.market_contract ? (view.contracts || []).find((c) => c.id === p.market_contract) : null;
       return el("tr", { class: p.seat === view.current_seat && view.phase === "play" ? "current" : "", "data-seat": p.seat },
         el("td", {}, el("div", { class: "ws-t-pname" }, dot(seatColor(p.seat)), el("b", {}, p.name)),
@@ -412,7 +413,7 @@
       case "market-contract-claimed": return n(e.seat) + " claimed a market contract.";
       case "connection-bonus": return n(e.seat) + " claimed a connection bonus (" + plural(e.ties, "tie") + ").";
       case "railroad-acquired": return n(e.seat) + " merged with " + e.name + " for " + money(e.price) + ".";
-      case "upgrade-bought": return n(e.seat) + " bought " + String(e.upgrade).replace(/-/g, " ") + ".";
+      case "upgrade-bought": return n(e.seat) + " bought " + shown(e.upgrade) + ".";
       case "monopoly": return n(e.seat) + " holds the " + e.commodity + " monopoly.";
       case "go-first": return n(e.seat) + " will go first next round.";
       case "action-passed": return n(e.seat) + " passed an action.";

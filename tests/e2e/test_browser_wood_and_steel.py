@@ -318,7 +318,7 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
     # the other money-spending actions show their prices too: the engine costs from the listing
     engines = mover.locator(".ws-priced[data-cmd=buy-engine] select option").all_inner_texts()
     assert engines and all(" · $" in text for text in engines), engines
-    assert any("american (trade in john-bull) · $5,000" in text for text in engines), engines
+    assert any("American (trade in John Bull) · $5,000" in text for text in engines), engines  # display names
     mover.screenshot(path=str(SHOTS / "ws-build-priced.png"), full_page=False)
 
     # A game master's edit: the mover is bankrupt and owes what the two new routes sold for.

@@ -160,6 +160,7 @@ VIEW_FIELDS = (
     Field("build_options", ListOf(Obj()), "Routes this seat may build now (null off turn).", nullable=True),
     Field("listing", ListOf(Obj((Field("command", Obj()), Field("price", Int(min=0))))),
           "What this seat may spend money on now, each with its price and, when it cannot now, the reason apply gives."),
+    Field("names", Obj(), "Display names by slug, for engines and upgrades ('american': 'American', 'upgraded-stations': 'Upgraded stations')."),
     Field("ending", Bool(), "Whether the game ends at the end of this round."),
     Field("final", Obj(), "Final scores (null until the end).", nullable=True),
     Field("options", Obj(), "The game's options."),

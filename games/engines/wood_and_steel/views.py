@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import scoring as S
-from .rules import BID_STEP, ENGINE_NAME, ENGINES
+from .rules import BID_STEP, ENGINE_NAME, ENGINES, UPGRADES
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import WoodAndSteelEngine
@@ -28,6 +28,14 @@ def _contract_view(c: dict[str, Any], hidden: bool = False) -> dict[str, Any]:
     else:
         out["hidden"] = False
     return out
+
+
+# What pages show for an engine's or an upgrade's slug: "American" (the design's name without
+# its wheel arrangement, "4-4-0 American"), "Upgraded stations".
+DISPLAY_NAMES = {
+    **{slug: name.split(" ", 1)[1] for slug, name, _d, _c in ENGINES},
+    **{slug: slug.replace("-", " ").capitalize() for slug in UPGRADES},
+}
 
 
 def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -174,6 +182,7 @@ def build_view(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int | No
         "segment_unit": "route" if engine._by_route(state) else "length",
         "build_options": build_options,
         "listing": engine.listing(state, seat=seat),
+        "names": dict(DISPLAY_NAMES),
         "ending": state["ending"],
         "final": json.loads(json.dumps(state["final"])) if state["final"] else None,
         "options": {k: v for k, v in opts.items()},

@@ -18,12 +18,20 @@
     if (typeof value === "number") return Junction.number(value);
     return Junction.text(value, "");
   }
+  const seatName = (index) => { const s = game.seats.find((x) => x.index === index); return s ? s.name : "seat " + (Number(index) + 1); };
   function describeAction(action) {
     if (!action || !action.command) return "";
-    const seat = game.seats.find((s) => s.index === action.seat);
-    const args = Object.entries(action.command).filter(([k]) => k !== "cmd").map(([k, v]) => { const t = argText(v); return t ? k.replace(/_/g, " ") + " " + t : ""; }).filter(Boolean).join(", ");
-    const who = seat ? seat.name : action.seat === null || action.seat === undefined ? "The host" : "Seat " + (action.seat + 1);
-    return who + ": " + String(action.command.cmd || "").replace(/-/g, " ") + (args ? " (" + args + ")" : "");
+    const command = action.command;
+    // A game master's change ({"cmd": "admin", "action", "by", ...}): who made it, and what.
+    const admin = command.cmd === "admin";
+    const skip = new Set(admin ? ["cmd", "action", "by", "seat"] : ["cmd"]);
+    const args = Object.entries(command).filter(([k]) => !skip.has(k)).map(([k, v]) => { const t = argText(v); return t ? k.replace(/_/g, " ") + " " + t : ""; }).filter(Boolean).join(", ");
+    if (admin) {
+      const on = command.seat !== null && command.seat !== undefined ? " for " + seatName(command.seat) : "";
+      return "The game master" + (command.by ? " (" + Junction.text(command.by) + ")" : "") + ": " + String(command.action || "change").replace(/-/g, " ") + on + (args ? " (" + args + ")" : "");
+    }
+    const who = action.seat === null || action.seat === undefined ? "The host" : seatName(action.seat);
+    return who + ": " + String(command.cmd || "").replace(/-/g, " ") + (args ? " (" + args + ")" : "");
   }
 
   async function show(n) {

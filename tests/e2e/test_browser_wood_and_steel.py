@@ -25,6 +25,25 @@ SAMPLE_EVENT = {
 }
 
 
+
+def place_engine(phone) -> None:
+    """Tap "place engine" until the phone has left that step: a tap that lands while the page
+    redraws the button (another phone's move arriving) is lost with the old element."""
+    for _ in range(5):
+        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine], body[data-phase=play]")
+        if phone.evaluate("document.body.dataset.phase") == "play":
+            return
+        phone.locator("button[data-cmd=place-engine]").first.click()
+        try:
+            phone.wait_for_function(
+                "document.body.dataset.phase === 'play' || !document.querySelector('button[data-cmd=place-engine]')",
+                timeout=3000,
+            )
+            return
+        except Exception:  # the tap was lost: tap the redrawn button again
+            continue
+    raise AssertionError("the phone never placed its engine")
+
 def engine_event_types(package: str) -> set[str]:
     """The event types an engine emits, read from its source."""
     import re
@@ -87,8 +106,7 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
         phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
     # Setup 2: every phone learns its route and places its engine.
     for phone in phones:
-        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
-        phone.locator("button[data-cmd=place-engine]").first.click()
+        place_engine(phone)
     for page in (host, *phones):
         page.wait_for_selector("body[data-phase=play]")
     assert "goes first" in phones[0].inner_text("#ws-feed")
@@ -179,8 +197,7 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
         phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
         phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
     for phone in (ada, ben):
-        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
-        phone.locator("button[data-cmd=place-engine]").first.click()
+        place_engine(phone)
     for phone in (ada, ben):
         phone.wait_for_selector("body[data-phase=play]")
 
@@ -289,8 +306,7 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
         phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
         phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
     for phone in (ada, ben):
-        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
-        phone.locator("button[data-cmd=place-engine]").first.click()
+        place_engine(phone)
     for phone in (ada, ben):
         phone.wait_for_selector("body[data-phase=play]")
 

@@ -83,22 +83,7 @@ def legal_commands(engine: WoodAndSteelEngine, state: dict[str, Any], seat: int)
                 if engine._build_cost(state, p, b["route"], parallel=b["parallel"], segments=n) <= p["money"]:
                     out.append({"cmd": "build-track", "route": b["route"], "segments": n})
     if _action_ok(engine, state, p, "buy-engine"):
-        best = engine._best_engine(p)
-        levels = [best + 1] + ([best + 2] if p["hub"] else [])
-        for level in levels:
-            if level >= len(RU.ENGINES):
-                continue
-            slug = RU.ENGINES[level][0]
-            surcharge = RU.SKIP_ENGINE_SURCHARGE if level == best + 2 else 0
-            trades: list[str | None] = list(p["engines"])
-            if len(p["engines"]) < RU.MAX_ENGINES:
-                trades.append(None)
-            if "john-bull" in p["engines"] and slug == "american":
-                trades = ["john-bull"]
-            for t in trades:
-                cost = RU.ENGINE_COST[slug] + surcharge - (RU.trade_in_value(t) if t else 0)
-                if cost <= p["money"]:
-                    out.append({"cmd": "buy-engine", "engine": slug, "trade_in": t})
+        out += [command for command, cost in _engine_purchases(engine, p) if cost <= p["money"]]
     if _action_ok(engine, state, p, "buy-upgrade"):
         out += [c for c in _upgrade_targets(engine, state, p) if RU.UPGRADES[c["upgrade"]] <= p["money"]]
     if _action_ok(engine, state, p, "acquire-railroad"):
@@ -186,19 +171,8 @@ def listing(engine: WoodAndSteelEngine, state: dict[str, Any], seat: Any) -> lis
         for n in range(1, b["remaining"] + 1):
             cost = engine._build_cost(state, p, b["route"], parallel=b["parallel"], segments=n)
             offer({"cmd": "build-track", "route": b["route"], "segments": n}, cost, "That track costs", too_many if p["turn_segments"] + n > allowance else None)
-    best = engine._best_engine(p)
-    for level in [best + 1] + ([best + 2] if p["hub"] else []):
-        if level >= len(RU.ENGINES):
-            continue
-        slug = RU.ENGINES[level][0]
-        surcharge = RU.SKIP_ENGINE_SURCHARGE if level == best + 2 else 0
-        trades: list[str | None] = list(p["engines"])
-        if len(p["engines"]) < RU.MAX_ENGINES:
-            trades.append(None)
-        if "john-bull" in p["engines"] and slug == "american":
-            trades = ["john-bull"]
-        for t in trades:
-            offer({"cmd": "buy-engine", "engine": slug, "trade_in": t}, RU.ENGINE_COST[slug] + surcharge - (RU.trade_in_value(t) if t else 0), "That engine costs")
+    for command, cost in _engine_purchases(engine, p):
+        offer(command, cost, "That engine costs")
     for command in _upgrade_targets(engine, state, p):
         offer(command, RU.UPGRADES[command["upgrade"]], "That upgrade costs")
     network = set(p["network"])
@@ -212,6 +186,27 @@ def listing(engine: WoodAndSteelEngine, state: dict[str, Any], seat: Any) -> lis
     for amount in (5_000, 10_000):
         if p["debt"] - amount >= 0 and p["debt"] - amount >= min(floor, p["debt"]):
             offer({"cmd": "repay-debt", "amount": amount}, amount, "Repaying that costs")
+    return out
+
+
+def _engine_purchases(engine: WoodAndSteelEngine, p: dict[str, Any]) -> list[tuple[dict[str, Any], int]]:
+    """Every engine ``p`` may buy (the next level, or the one after with the hub) with each
+    trade-in it may make, and the price: the one enumeration behind the legal commands and the
+    priced listing."""
+    out: list[tuple[dict[str, Any], int]] = []
+    best = engine._best_engine(p)
+    for level in [best + 1] + ([best + 2] if p["hub"] else []):
+        if level >= len(RU.ENGINES):
+            continue
+        slug = RU.ENGINES[level][0]
+        surcharge = RU.SKIP_ENGINE_SURCHARGE if level == best + 2 else 0
+        trades: list[str | None] = list(p["engines"])
+        if len(p["engines"]) < RU.MAX_ENGINES:
+            trades.append(None)
+        if "john-bull" in p["engines"] and slug == "american":
+            trades = ["john-bull"]
+        for t in trades:
+            out.append(({"cmd": "buy-engine", "engine": slug, "trade_in": t}, RU.ENGINE_COST[slug] + surcharge - (RU.trade_in_value(t) if t else 0)))
     return out
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import create_game
+from .ws_phones import play_setup
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -45,18 +46,8 @@ def test_a_lost_phone_and_a_wiped_one_get_their_seats_and_hands_back(live_server
         phones[name] = phone
     host.wait_for_selector("#seat-list li[data-seat='1']")
     host.click("#start-game")
-    for i, phone in enumerate(phones.values()):
-        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
-        routes = phone.locator("#ws-setup button.ws-route")
-        for j in (i, i + 2, i + 4):
-            routes.nth(j).click()
-        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
-        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
+    play_setup(phones.values())
     for phone in phones.values():
-        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine]")
-        phone.locator("button[data-cmd=place-engine]").first.click()
-    for phone in phones.values():
-        phone.wait_for_selector("body[data-phase=play]")
         phone.wait_for_function("document.querySelector('#ws-private').innerText.trim().length > 0")
     hands = {name: phone.inner_text("#ws-private") for name, phone in phones.items()}
     host.goto(f"{live_server_url}/games/{host.text_content('#room-code').strip()}/table")

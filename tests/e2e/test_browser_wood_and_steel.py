@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import create_game
+from .ws_phones import play_setup
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -24,25 +25,6 @@ SAMPLE_EVENT = {
     "winners": [0], "engine": "american", "trade_in": None, "players": ["Ada"], "sequence": 2, "command": {"cmd": "borrow"},
 }
 
-
-
-def place_engine(phone) -> None:
-    """Tap "place engine" until the phone has left that step: a tap that lands while the page
-    redraws the button (another phone's move arriving) is lost with the old element."""
-    for _ in range(5):
-        phone.wait_for_selector("body[data-phase=engines] button[data-cmd=place-engine], body[data-phase=play]")
-        if phone.evaluate("document.body.dataset.phase") == "play":
-            return
-        phone.locator("button[data-cmd=place-engine]").first.click()
-        try:
-            phone.wait_for_function(
-                "document.body.dataset.phase === 'play' || !document.querySelector('button[data-cmd=place-engine]')",
-                timeout=3000,
-            )
-            return
-        except Exception:  # the tap was lost: tap the redrawn button again
-            continue
-    raise AssertionError("the phone never placed its engine")
 
 def engine_event_types(package: str) -> set[str]:
     """The event types an engine emits, read from its source."""
@@ -95,20 +77,10 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     host.wait_for_url("**/table")
     host.wait_for_selector("#conn[data-state=open]")
 
-    # Setup 1: every phone ranks three starting routes by tapping them in order.
-    for i, phone in enumerate(phones):
-        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
-        routes = phone.locator("#ws-setup button.ws-route")
-        for j in (i, (i + 1) % 6, (i + 2) % 6):
-            routes.nth(j).click()
-        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
-        # The phone confirms the ranking; the last one to rank ends the phase.
-        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
-    # Setup 2: every phone learns its route and places its engine.
-    for phone in phones:
-        place_engine(phone)
-    for page in (host, *phones):
-        page.wait_for_selector("body[data-phase=play]")
+    # Setup: every phone ranks three starting routes by tapping them in order, then learns its
+    # route and places its engine.
+    play_setup(phones, picks=lambda i: (i, (i + 1) % 6, (i + 2) % 6))
+    host.wait_for_selector("body[data-phase=play]")
     assert "goes first" in phones[0].inner_text("#ws-feed")
     phones[0].screenshot(path=str(SHOTS / "ws-phone-start.png"), full_page=True)
 
@@ -189,17 +161,7 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     ada.wait_for_selector("#seat-list li[data-seat='1']")
     ada.click("#start-game")
 
-    for i, phone in enumerate((ada, ben)):
-        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
-        routes = phone.locator("#ws-setup button.ws-route")
-        for j in (i, i + 2, i + 4):
-            routes.nth(j).click()
-        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
-        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
-    for phone in (ada, ben):
-        place_engine(phone)
-    for phone in (ada, ben):
-        phone.wait_for_selector("body[data-phase=play]")
+    play_setup((ada, ben))
 
     undone = built = False
     for _ in range(2):  # one turn each in the only round
@@ -298,17 +260,7 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
     ben.wait_for_selector("#conn[data-state=open]")
     ada.wait_for_selector("#seat-list li[data-seat='1']")
     ada.click("#start-game")
-    for i, phone in enumerate((ada, ben)):
-        phone.wait_for_selector("body[data-phase=ranking] #ws-setup button.ws-route")
-        routes = phone.locator("#ws-setup button.ws-route")
-        for j in (i, i + 2, i + 4):
-            routes.nth(j).click()
-        phone.click("#ws-setup button[data-cmd=rank-starting-routes]")
-        phone.wait_for_function("document.body.dataset.phase === 'engines' || document.querySelector('#ws-setup').innerText.includes('Your ranking is in')")
-    for phone in (ada, ben):
-        place_engine(phone)
-    for phone in (ada, ben):
-        phone.wait_for_selector("body[data-phase=play]")
+    play_setup((ada, ben))
 
     mover = next(p for p in (ada, ben) if p.evaluate("document.body.dataset.myTurn") == "true")
     other = ben if mover is ada else ada

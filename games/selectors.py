@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, RejoinCode, Seat
@@ -137,6 +138,23 @@ def state_payload(*, game: Game, seat: int | None) -> dict[str, Any]:
         else []
     )
     return payload
+
+
+def game_plan(*, game: Game, seat: int | None, request: dict[str, Any]) -> dict[str, Any]:
+    """A seat's plan of a build or a move (the rail games: ``Engine.plan``), before they confirm it.
+    Reads only: nothing is written and nobody else is told."""
+    engine = get_engine(game.kind)
+    planner = getattr(engine, "plan", None)
+    if planner is None:
+        raise ServiceError("no-planner", f"{engine.title} has no build or move planner.")
+    if seat is None:
+        raise Forbidden("not-a-player", "Only a seated player may plan a build or a move.")
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        raise ServiceError("game-not-active", "The game is not being played.", status=409)
+    try:
+        return {"version": game.version, **planner(game.state, seat=seat, request=request)}
+    except RulesError as exc:
+        raise ServiceError(exc.code, exc.message) from None
 
 
 def get_state_response(*, game: Game, seat: int | None) -> dict[str, Any]:

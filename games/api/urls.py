@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("kinds", views.KindsView.as_view(), name="api-kinds"),
+    path("kinds/<slug:kind>/content", views.KindContentView.as_view(), name="api-kind-content"),
     path("games", views.GamesView.as_view(), name="api-games"),
     path("games/<gamecode:code>", views.GameView.as_view(), name="api-game"),
     path("games/<gamecode:code>/seats", views.SeatsView.as_view(), name="api-seats"),
@@ -14,6 +15,7 @@ urlpatterns = [
     path("games/<gamecode:code>/start", views.StartView.as_view(), name="api-start"),
     path("games/<gamecode:code>/state", views.StateView.as_view(), name="api-state"),
     path("games/<gamecode:code>/commands", views.CommandsView.as_view(), name="api-commands"),
+    path("games/<gamecode:code>/plan", views.PlanView.as_view(), name="api-plan"),
     path("games/<gamecode:code>/actions", views.ActionsView.as_view(), name="api-actions"),
     path("games/<gamecode:code>/replay", views.ReplayView.as_view(), name="api-replay"),
 ]

@@ -10,8 +10,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.engines.registry import all_engines
-from games.errors import ServiceError, Unauthorized
+from games.engines.base import RulesError
+from games.engines.registry import all_engines, get_engine
+from games.errors import NotFound, ServiceError, Unauthorized
 
 from . import serializers as s
 from .throttling import CommandRateThrottle, CreateRateThrottle, JoinRateThrottle, ReadRateThrottle
@@ -55,6 +56,36 @@ class KindsView(APIView):
     )
     def get(self, request):
         return Response([engine.describe() for engine in all_engines()])
+
+
+class KindContentView(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 304: None, 404: s.ErrorSerializer},
+        summary="A kind's content: its map and what pages draw and name (the rail games)",
+        description="The same for every game of the kind, so it is cached: `ETag` is its `version` (a game's view "
+        "names it as `content_version`); send `If-None-Match` to get 304.",
+    )
+    def get(self, request, kind):
+        engine = _engine_or_404(kind)
+        content = getattr(engine, "content", None)
+        if content is None:
+            raise NotFound("no-content", f"{engine.title} has no content to fetch.")
+        body = content()
+        etag = f'"{body["version"]}"'
+        if request.headers.get("If-None-Match") == etag:
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(body)
+        response["ETag"] = etag
+        response["Cache-Control"] = "public, max-age=3600"
+        return response
+
+
+def _engine_or_404(kind: str):
+    try:
+        return get_engine(kind)
+    except RulesError:
+        raise NotFound("unknown-kind", f"There is no game kind {kind!r}.") from None
 
 
 class GamesView(APIView):
@@ -255,6 +286,30 @@ class CommandsView(APIView):
             expected_version=data.get("expected_version"),
         )
         return Response(result.to_json())
+
+
+class PlanView(APIView):
+    throttle_classes = [ReadRateThrottle]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        parameters=[TOKEN_PARAM],
+        responses={200: OpenApiTypes.OBJECT, 409: s.ErrorSerializer, **ERRORS},
+        summary="Plan a build or a move before sending it (the rail games)",
+        description=(
+            "Body `{\"plan\": \"build\", \"points\": [[layer, q, r] | null, ...]}`: the cheapest legal build "
+            "through the tapped mileposts (a first point null: from wherever building may start), with `path`, "
+            "`sections`, `costs`, `cost`, `budget` (what is left to spend this turn), `affordable` and the `command` "
+            "that builds it. Body `{\"plan\": \"move\", \"to\": [layer, q, r]}`: the shortest legal move there this "
+            "turn, with `moves`, `moves_left`, `tolls` and the `command`. Nothing changes until the command is sent."
+        ),
+    )
+    def post(self, request, code):
+        game = selectors.game_get(code=code)
+        actor = actor_for(request, game)
+        if not isinstance(request.data, dict):
+            raise ServiceError("invalid-request", "The request body must be a JSON object.")
+        return Response(selectors.game_plan(game=game, seat=actor.seat, request=request.data))
 
 
 class ActionsView(APIView):

@@ -51,4 +51,5 @@ def load_builtin_engines() -> None:
 BUILTIN = (
     "games.engines.locomotive_werks",
     "games.engines.wood_and_steel",
+    "games.engines.resourceful_rails",
 )

@@ -1,0 +1,108 @@
+"""Resourceful Rails' content and fixed numbers: the map, the goods, the demand deck, the trains.
+
+The data files are generated (see README.md, "Data"); this module only reads them, once per
+process, and builds the one :class:`RailCore` every game of this kind shares.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..rail_core import RailCore, load_map
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# The spec's build costs: the milepost built *to* (clear 1, mountain 2, small or medium city 3,
+# major city 5, water never) plus $2 for each river crossed.
+RULES: dict[str, Any] = {
+    "terrain_cost": {"clear": 1, "mountain": 2, "water": None},
+    "city_cost": {"small": 3, "medium": 3, "major": 5},
+    "crossing_cost": {"river": 2},
+    "city_caps": {"small": 2, "medium": 3},
+    "max_own_sections": 3,
+    "major_starts_per_turn": 2,
+    "toll": 4,
+    "courtesy": True,
+}
+
+BUILD_LIMIT = 20  # what a player may spend in one turn's build phase
+UPGRADE_COST = 20  # an upgrade takes the whole phase
+WIN_MAJORS = 6  # of the 7 major cities, joined by one network
+WIN_CASH = 250
+START_CASH = 50
+START_CASH_EXTRA_BUILD = 60  # the optional rule "extra build turn"
+HAND = 3
+HAND_EXTRA = 5  # the optional rule "extra starting cards": 5 in hand until the first turn, then 3
+
+# The four trains: movement (plain and with the fast-trains rule), goods carried, upgrades.
+TRAINS: dict[str, dict[str, Any]] = {
+    "modest": {"name": "Modest", "speed": 9, "fast_speed": 12, "capacity": 2, "upgrades": ("fast", "heavy")},
+    "fast": {"name": "Fast", "speed": 12, "fast_speed": 16, "capacity": 2, "upgrades": ("advanced",)},
+    "heavy": {"name": "Heavy", "speed": 9, "fast_speed": 12, "capacity": 3, "upgrades": ("advanced",)},
+    "advanced": {"name": "Advanced", "speed": 12, "fast_speed": 16, "capacity": 3, "upgrades": ()},
+}
+
+# Players' colours: the Okabe–Ito palette (distinguishable with the common colour-vision
+# deficiencies), by name; the first six in seat order unless a player chooses another.
+COLORS: dict[str, str] = {
+    "orange": "#E69F00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermilion": "#D55E00",
+    "purple": "#CC79A7",
+    "black": "#000000",
+}
+
+
+def _read(name: str) -> dict[str, Any]:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def map_data() -> dict[str, Any]:
+    return _read("map.json")
+
+
+@functools.lru_cache(maxsize=1)
+def goods() -> dict[str, dict[str, Any]]:
+    """The goods by id: ``{"id", "name", "sources": [city ids]}``."""
+    return {g["id"]: g for g in _read("goods.json")["goods"]}
+
+
+@functools.lru_cache(maxsize=1)
+def cards() -> dict[int, dict[str, Any]]:
+    """The demand deck by card id: ``{"id", "demands": [{"city", "good", "payout", "distance"}] * 3}``."""
+    return {c["id"]: c for c in _read("demands.json")["cards"]}
+
+
+@functools.lru_cache(maxsize=1)
+def core() -> RailCore:
+    """The rail core for this map and these rules (shared: it holds no game state)."""
+    return RailCore(load_map(map_data()), RULES)
+
+
+@functools.lru_cache(maxsize=1)
+def city_goods() -> dict[str, tuple[str, ...]]:
+    """Each city's goods (ids), as the map lists them."""
+    return {c["id"]: tuple(c.get("goods", ())) for c in map_data()["cities"]}
+
+
+@functools.lru_cache(maxsize=1)
+def content() -> dict[str, Any]:
+    """What a page needs to draw and name things: the map, the goods' names, the trains, the colours.
+
+    ``version`` changes whenever any of it does (pages and caches key on it)."""
+    body = {
+        "map": map_data(),
+        "goods": [{"id": g["id"], "name": g["name"], "sources": list(g["sources"])} for g in goods().values()],
+        "trains": {k: {**v, "upgrades": list(v["upgrades"])} for k, v in TRAINS.items()},
+        "colors": dict(COLORS),
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}

@@ -1,0 +1,749 @@
+/* Junction.RailMap: the hex-milepost map shared by the crayon-rail games (Resourceful Rails,
+ * the fantasy rail game), drawn in SVG from a junction/rail-map@1 map and nothing else:
+ * terrain, cities and their goods, rivers and other crossings, links, the players' track,
+ * trains, a planned path and marked mileposts. Pan by dragging or with the arrow keys; zoom
+ * with the wheel, two fingers, + and - or the buttons; a tap reports the nearest milepost.
+ *
+ * Positions are games/engines/rail_core/hexgrid.py's pixel centres for hexes of SIZE (both
+ * layouts, y growing downward), so a milepost sits where the engine's geometry puts it.
+ * Terrain is a few combined paths (one per terrain), not a node per milepost: the first draw
+ * of a 1,720-milepost map stays fast on a slow phone. Sizes meant for the eye (labels, line
+ * widths, trains) follow the zoom through one CSS variable, --rm-u (map units per CSS pixel).
+ * No inline style attributes (the site's Content-Security-Policy): SVG presentation
+ * attributes and CSSOM only. Needs junction.js (the Junction namespace) loaded first. */
+"use strict";
+Junction.RailMap = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const SIZE = 10;  // a hex's size (centre to corner) in map units: hexgrid.pixel's `size`
+  const SQRT3 = Math.sqrt(3);
+  const STEP = SQRT3 * SIZE;  // between two neighbouring mileposts
+  const TAP_REACH = 0.6 * STEP;  // a tap further than this from every milepost is no tap
+  const DRAG_PX = 8;  // a pointer that moves less than this (CSS px) between down and up taps
+  const MAX_STEP_PX = 160;  // closest zoom: neighbouring mileposts this far apart on screen
+  const GOODS_STEP_PX = 30;  // goods show once neighbouring mileposts are this far apart
+  const LABEL_PX = 12, GOODS_PX = 11;  // label sizes on screen (match railmap.css)
+  const LAYOUTS = ["odd-q-up", "odd-r"];
+  // The site's seat colour names (junction.css) in its own tones; any other CSS colour passes.
+  const HOUSE_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98",
+                         orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
+  const FALLBACK_COLORS = ["#c0392b", "#2467b0", "#2e8b57", "#e0b400", "#7d3c98", "#e67e22", "#222222", "#0f8f91"];
+  // Terrains other than clear and mountain: a shape and a fill each, in order of first use.
+  const OTHER_SHAPES = ["square", "diamond", "plus", "bar", "pentagon", "star"];
+  const OTHER_FILLS = ["#2f6f8f", "#3f7a34", "#8a6a1d", "#6b4a8a", "#8a3b3b", "#406060"];
+
+  const fmt = (v) => Math.round(v * 100) / 100;
+  let uid = 0;
+
+  // ---- geometry (rail_core/hexgrid.py) --------------------------------------------------------
+
+  /* Centre of the hex at offset (q, r), hexgrid.pixel's formula: [x, y], y downward. */
+  function pixel(layout, q, r, size) {
+    const s = size === undefined ? SIZE : size;
+    if (layout === "odd-q-up") return [1.5 * s * q, -SQRT3 * s * (r + 0.5 * (q & 1))];
+    if (layout === "odd-r") return [SQRT3 * s * (q + 0.5 * (r & 1)), 1.5 * s * r];
+    throw new Error("RailMap: unknown hex layout " + JSON.stringify(layout) + "; expected odd-q-up or odd-r");
+  }
+
+  /* The six corners of the hex centred at (x, y): flat-top for odd-q-up, pointy-top for odd-r. */
+  function corners(layout, x, y, size) {
+    const s = size === undefined ? SIZE : size;
+    const offset = layout === "odd-q-up" ? 0 : 30;
+    const out = [];
+    for (let i = 0; i < 6; i++) {
+      const a = (60 * i - offset) * Math.PI / 180;
+      out.push([x + s * Math.cos(a), y + s * Math.sin(a)]);
+    }
+    return out;
+  }
+
+  /* "l,q,r" or [l, q, r] → [l, q, r] (integers), or null. */
+  function parseKey(value) {
+    const parts = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : null;
+    if (!parts || parts.length !== 3) return null;
+    const out = parts.map((p) => (typeof p === "string" && p.trim() !== "" ? Number(p) : p));
+    return out.every((n) => typeof n === "number" && Number.isInteger(n)) ? out : null;
+  }
+  const keyOf = (value) => { const at = parseKey(value); return at ? at.join(",") : null; };
+
+  /* The edge key of a milepost pair, as the rail core writes it (pair_key): the two keys in
+   * coordinate order joined by "|". */
+  function edgeKey(a, b) {
+    let x = parseKey(a), y = parseKey(b);
+    if (!x || !y) return null;
+    for (let i = 0; i < 3; i++) {
+      if (x[i] === y[i]) continue;
+      if (y[i] < x[i]) [x, y] = [y, x];
+      break;
+    }
+    return x.join(",") + "|" + y.join(",");
+  }
+
+  // ---- shapes as path data (map units) -------------------------------------------------------
+
+  const dot = (x, y, r) => `M${fmt(x - r)} ${fmt(y)}a${fmt(r)} ${fmt(r)} 0 1 0 ${fmt(2 * r)} 0a${fmt(r)} ${fmt(r)} 0 1 0 ${fmt(-2 * r)} 0Z`;
+  const polygon = (points) => "M" + points.map(([x, y]) => fmt(x) + " " + fmt(y)).join("L") + "Z";
+  function regular(x, y, r, n, turn) {
+    const pts = [];
+    for (let i = 0; i < n; i++) { const a = turn + 2 * Math.PI * i / n; pts.push([x + r * Math.cos(a), y + r * Math.sin(a)]); }
+    return pts;
+  }
+  const SHAPES = {
+    dot: (x, y) => dot(x, y, 0.17 * SIZE),
+    mountain: (x, y) => polygon([[x, y - 0.42 * SIZE], [x + 0.4 * SIZE, y + 0.26 * SIZE], [x - 0.4 * SIZE, y + 0.26 * SIZE]]),
+    square: (x, y) => { const h = 0.24 * SIZE; return polygon([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]); },
+    diamond: (x, y) => polygon(regular(x, y, 0.34 * SIZE, 4, -Math.PI / 2)),
+    plus: (x, y) => {
+      const a = 0.1 * SIZE, b = 0.32 * SIZE;
+      return polygon([[x - a, y - b], [x + a, y - b], [x + a, y - a], [x + b, y - a], [x + b, y + a], [x + a, y + a],
+                      [x + a, y + b], [x - a, y + b], [x - a, y + a], [x - b, y + a], [x - b, y - a], [x - a, y - a]]);
+    },
+    bar: (x, y) => { const w = 0.36 * SIZE, h = 0.12 * SIZE; return polygon([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]]); },
+    pentagon: (x, y) => polygon(regular(x, y, 0.3 * SIZE, 5, -Math.PI / 2)),
+    star: (x, y) => {
+      const outer = regular(x, y, 0.38 * SIZE, 5, -Math.PI / 2), inner = regular(x, y, 0.16 * SIZE, 5, -Math.PI / 2 + Math.PI / 5);
+      const pts = [];
+      for (let i = 0; i < 5; i++) pts.push(outer[i], inner[i]);
+      return polygon(pts);
+    },
+  };
+
+  /* The side two neighbouring hexes share: perpendicular to the line between their centres,
+   * through its midpoint, one hex size long (the two corners the hexes have in common). */
+  function sharedSide(a, b) {
+    const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+    const px = -dy / len * SIZE / 2, py = dx / len * SIZE / 2;
+    return [[mx + px, my + py], [mx - px, my - py]];
+  }
+
+  /* Segments as one path, joining a segment to the one before where they touch. */
+  function chain(segments) {
+    let d = "", last = null;
+    const same = (p, q) => q && Math.abs(p[0] - q[0]) < 1e-6 && Math.abs(p[1] - q[1]) < 1e-6;
+    for (const [p, q] of segments) {
+      if (same(p, last)) { d += `L${fmt(q[0])} ${fmt(q[1])}`; last = q; }
+      else if (same(q, last)) { d += `L${fmt(p[0])} ${fmt(p[1])}`; last = p; }
+      else { d += `M${fmt(p[0])} ${fmt(p[1])}L${fmt(q[0])} ${fmt(q[1])}`; last = q; }
+    }
+    return d;
+  }
+
+  /* The outline of a set of hexes (a major city's seven): the sides only one of them has,
+   * walked into closed rings. */
+  function outline(layout, cells) {
+    const pk = (p) => fmt(p[0]) + "," + fmt(p[1]);
+    const sides = new Map();
+    for (const c of cells) {
+      const cs = corners(layout, c.x, c.y);
+      for (let i = 0; i < 6; i++) {
+        const p = cs[i], q = cs[(i + 1) % 6];
+        const k = [pk(p), pk(q)].sort().join("|");
+        if (sides.has(k)) sides.get(k).n++; else sides.set(k, { p, q, n: 1 });
+      }
+    }
+    const edges = [...sides.values()].filter((s) => s.n === 1);
+    const from = new Map();
+    for (const e of edges) {
+      for (const [a, b] of [[e.p, e.q], [e.q, e.p]]) {
+        if (!from.has(pk(a))) from.set(pk(a), []);
+        from.get(pk(a)).push({ e, to: b });
+      }
+    }
+    const used = new Set();
+    let d = "";
+    for (const start of edges) {
+      if (used.has(start)) continue;
+      used.add(start);
+      const ring = [start.p, start.q];
+      for (let at = start.q; ;) {
+        const next = (from.get(pk(at)) || []).find((x) => !used.has(x.e));
+        if (!next) break;
+        used.add(next.e);
+        at = next.to;
+        if (pk(at) === pk(ring[0])) break;
+        ring.push(at);
+      }
+      d += polygon(ring);
+    }
+    return d;
+  }
+
+  // ---- the map's data ----------------------------------------------------------------------------
+
+  function indexMap(data) {
+    if (!data || typeof data !== "object") throw new TypeError("RailMap: the map must be a junction/rail-map@1 object");
+    const layout = data.layout;
+    if (!LAYOUTS.includes(layout)) throw new Error("RailMap: unknown hex layout " + JSON.stringify(layout) + "; expected odd-q-up or odd-r");
+    const cities = new Map();
+    for (const c of Array.isArray(data.cities) ? data.cities : []) if (c && typeof c.id === "string") cities.set(c.id, c);
+    const nodes = [], byKey = new Map();
+    for (const raw of Array.isArray(data.nodes) ? data.nodes : []) {
+      const at = parseKey(raw && raw.at);
+      if (!at) continue;
+      const [x, y] = pixel(layout, at[1], at[2]);
+      const node = { key: at.join(","), layer: at[0], q: at[1], r: at[2], x, y,
+                     terrain: typeof raw.terrain === "string" ? raw.terrain : "", city: cities.has(raw.city) ? raw.city : null, raw };
+      nodes.push(node);
+      byKey.set(node.key, node);
+    }
+    const layers = (Array.isArray(data.layers) ? data.layers : []).filter((l) => l && Number.isInteger(l.id));
+    if (!layers.length) layers.push({ id: 0, name: "surface" });
+    return { data, layout, cities, nodes, byKey, layers };
+  }
+
+  function svgEl(tag, attrs, ...children) {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.setAttribute("class", v);
+      else if (k === "text") node.textContent = String(v);
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  }
+  const titled = (node, title) => { if (title) node.prepend(svgEl("title", { text: title })); return node; };
+
+  function icon(d) {
+    return svgEl("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", focusable: "false", class: "rm-icon" },
+      svgEl("path", { d, fill: "none", stroke: "currentColor", "stroke-width": 2.4, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+  }
+
+  function colorOf(value, seat) {
+    if (typeof value === "string" && value.trim()) return HOUSE_COLORS[value.trim().toLowerCase()] || value.trim();
+    const n = Number(seat);
+    return FALLBACK_COLORS[Number.isInteger(n) && n >= 0 ? n % FALLBACK_COLORS.length : 0];
+  }
+
+  // ---- one map on the page -------------------------------------------------------------------
+
+  /* Draw `mapData` (junction/rail-map@1) into `container` (an empty element the page sizes;
+   * railmap.css gives it a height). options: {colors: {seat: colour}, onTap(key, info),
+   * label(city) → text, goodsNames: {id: name} or (id) → name, ariaLabel, layer}. */
+  function create(container, mapData, options) {
+    if (!container || !container.append) throw new TypeError("RailMap: a container element is needed");
+    const opts = Object.assign({}, options);
+    const m = indexMap(mapData);
+    const id = "railmap-" + (++uid);
+    let colors = Object.assign({}, opts.colors);
+    let layer = Number.isInteger(Number(opts.layer)) && opts.layer !== null && opts.layer !== undefined ? Number(opts.layer)
+      : (m.layers.some((l) => l.id === 0) ? 0 : m.layers[0].id);
+    let track = {}, trains = [], plan = null;
+    const marks = new Map();  // class name → keys
+    let onLayer = [], xs = new Float64Array(0), ys = new Float64Array(0);
+    let bounds = { minX: 0, minY: 0, maxX: 1, maxY: 1 };
+    let labels = [], trainMarks = [];
+    let view = { cx: 0, cy: 0, u: 1 }, W = 0, H = 0, lastU = null, fitted = true, destroyed = false;
+
+    const goodsName = (gid) => {
+      const g = opts.goodsNames;
+      if (typeof g === "function") return g(gid) || gid;
+      if (g instanceof Map) return g.get(gid) || gid;
+      if (g && typeof g === "object" && typeof g[gid] === "string") return g[gid];
+      return String(gid);
+    };
+    const cityName = (city) => {
+      const custom = typeof opts.label === "function" ? opts.label(city) : null;
+      return custom !== null && custom !== undefined && custom !== "" ? String(custom) : String(city.name || city.id);
+    };
+    const layerName = (lid) => { const l = m.layers.find((x) => x.id === lid); return (l && l.name) || "layer " + lid; };
+
+    // The page's element: focusable, labelled, with the keys explained.
+    const added = { tabindex: !container.hasAttribute("tabindex"), role: !container.hasAttribute("role"), label: !container.hasAttribute("aria-label") };
+    container.classList.add("railmap");
+    if (added.tabindex) container.setAttribute("tabindex", "0");
+    if (added.role) container.setAttribute("role", "group");
+    if (added.label) container.setAttribute("aria-label", opts.ariaLabel || (m.data.name ? "Map: " + m.data.name : "Map"));
+    container.setAttribute("aria-roledescription", "map");
+    const help = Junction.el("p", { class: "sr-only", id: id + "-help" },
+      "Drag or use the arrow keys to move the map; the wheel, two fingers, plus and minus zoom; zero shows the whole map. " +
+      "Tap a milepost to choose it; with the keyboard, Enter chooses the milepost under the cross in the middle.");
+    container.setAttribute("aria-describedby", help.id);
+
+    const svg = svgEl("svg", { class: "rm-svg", "data-layout": m.layout, role: "img", "aria-label": opts.ariaLabel || m.data.name || "Map",
+                               preserveAspectRatio: "xMidYMid meet", viewBox: "0 0 1 1" });
+    const groups = {};
+    const root = svgEl("g", { class: "rm-map" });
+    for (const name of ["land", "majors", "crossings", "terrain", "cities", "links", "track", "path", "marks", "trains", "labels"]) {
+      groups[name] = svgEl("g", { class: "rm-g-" + name });
+      root.append(groups[name]);
+    }
+    svg.append(root);
+    const button = (cls, label, d, onclick) => {
+      const b = Junction.el("button", { type: "button", class: "rm-" + cls, "aria-label": label, title: label, onclick }, icon(d));
+      return b;
+    };
+    const controls = Junction.el("div", { class: "rm-controls" },
+      button("zoom-in", "Zoom in", "M5 12h14M12 5v14", () => { fitted = false; zoomBy(1 / 1.6); }),
+      button("zoom-out", "Zoom out", "M5 12h14", () => { fitted = false; zoomBy(1.6); }),
+      button("fit", "Show the whole map", "M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5", () => fit()));
+    const crosshair = Junction.el("div", { class: "rm-crosshair", "aria-hidden": "true" });
+    container.append(svg, controls, crosshair, help);
+
+    // ---- drawing ----------------------------------------------------------------------------
+
+    function drawBase() {
+      for (const name of ["land", "majors", "crossings", "terrain", "cities", "links", "labels"]) groups[name].replaceChildren();
+      container.dataset.layer = String(layer);
+      onLayer = m.nodes.filter((n) => n.layer === layer);
+      xs = Float64Array.from(onLayer, (n) => n.x);
+      ys = Float64Array.from(onLayer, (n) => n.y);
+      if (onLayer.length) {
+        bounds = { minX: Math.min(...xs), minY: Math.min(...ys), maxX: Math.max(...xs), maxY: Math.max(...ys) };
+      } else {
+        bounds = { minX: 0, minY: 0, maxX: STEP, maxY: STEP };
+      }
+      const here = (key) => { const n = m.byKey.get(keyOf(key)); return n && n.layer === layer ? n : null; };
+
+      // Land: every milepost's hex, one path.
+      groups.land.append(svgEl("path", { class: "rm-hexes", d: onLayer.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
+
+      // Cities: the markers, one group each; names (and goods) as labels, placed by zoom.
+      labels = [];
+      const cityNodes = new Map();
+      for (const n of onLayer) if (n.city) { if (!cityNodes.has(n.city)) cityNodes.set(n.city, []); cityNodes.get(n.city).push(n); }
+      for (const [cid, cells] of cityNodes) {
+        const city = m.cities.get(cid);
+        const size = ["small", "medium", "major"].includes(city.size) ? city.size : "small";
+        const name = cityName(city);
+        const goods = (Array.isArray(city.goods) ? city.goods : []).map(goodsName);
+        const title = name + (goods.length ? " — " + goods.join(", ") : "");
+        const g = svgEl("g", { class: "rm-city rm-city-" + size, "data-city": cid });
+        let x, y, bottom;
+        if (size === "major") {
+          x = cells.reduce((s, c) => s + c.x, 0) / cells.length;
+          y = cells.reduce((s, c) => s + c.y, 0) / cells.length;
+          g.append(svgEl("path", { class: "rm-major", d: outline(m.layout, cells) }));
+          groups.majors.append(titled(g, title));
+          bottom = Math.max(...cells.map((c) => Math.max(...corners(m.layout, c.x, c.y).map((p) => p[1]))));
+        } else {
+          [x, y] = [cells[0].x, cells[0].y];
+          const h = size === "medium" ? 0.62 * SIZE : 0.5 * SIZE;
+          g.append(svgEl("path", { class: "rm-town", d: size === "medium" ? polygon([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]]) : dot(x, y, h) }));
+          groups.cities.append(titled(g, title));
+          bottom = y + h;
+        }
+        addLabel({ x, y: bottom, name, goods: goods.join(" · "), cls: "rm-label-" + size, city: cid, rank: { major: 0, medium: 1, small: 2 }[size] });
+      }
+      // Named mileposts that are no city (a fantasy map's places) are labelled last.
+      for (const n of onLayer) {
+        if (!n.city && typeof n.raw.name === "string" && n.raw.name) addLabel({ x: n.x, y: n.y + 0.3 * SIZE, name: n.raw.name, goods: "", cls: "rm-label-place", rank: 3 });
+      }
+
+      // Terrain: one path per terrain; city mileposts but a major city's carry no mark.
+      const byTerrain = new Map();
+      for (const n of onLayer) {
+        if (n.city && m.cities.get(n.city).size !== "major") continue;
+        if (!byTerrain.has(n.terrain)) byTerrain.set(n.terrain, []);
+        byTerrain.get(n.terrain).push(n);
+      }
+      let other = 0;
+      const terrains = [];
+      for (const [terrain, list] of byTerrain) {
+        let shape, cls, fill = null;
+        if (terrain === "clear") { shape = "dot"; cls = "rm-clear"; }
+        else if (terrain === "mountain") { shape = "mountain"; cls = "rm-mountain"; }
+        else { shape = OTHER_SHAPES[other % OTHER_SHAPES.length]; fill = OTHER_FILLS[other % OTHER_FILLS.length]; cls = "rm-other"; other++; }
+        const draw = SHAPES[shape];
+        groups.terrain.append(titled(svgEl("path", { class: "rm-terrain " + cls, "data-terrain": terrain, "data-shape": shape, "data-count": list.length,
+                                                     fill, d: list.map((n) => draw(n.x, n.y)).join("") }), terrain || "terrain"));
+        terrains.push({ terrain, shape, fill: fill || null, count: list.length });
+      }
+      api.terrains = terrains;
+      const ports = onLayer.filter((n) => n.raw.port === true);
+      if (ports.length) groups.terrain.append(titled(svgEl("path", { class: "rm-port", d: ports.map((n) => dot(n.x, n.y, 0.45 * SIZE)).join("") }), "port"));
+
+      // Crossings: the side each pair shares (a river a blue line, any other kind dashed).
+      for (const group of Array.isArray(m.data.crossings) ? m.data.crossings : []) {
+        const sides = [];
+        for (const pair of Array.isArray(group.edges) ? group.edges : []) {
+          const a = here(pair && pair[0]), b = here(pair && pair[1]);
+          if (a && b) sides.push(sharedSide(a, b));
+        }
+        if (!sides.length) continue;
+        const kind = String(group.kind || "crossing");
+        groups.crossings.append(titled(svgEl("path", { class: kind === "river" ? "rm-river" : "rm-crossing", "data-kind": kind, "data-name": group.name || kind,
+                                                       "data-pairs": sides.length, d: chain(sides) }), group.name || kind));
+      }
+
+      // Links: a dashed curve between two mileposts of this layer; a ring where one leads to another layer.
+      for (const group of Array.isArray(m.data.links) ? m.data.links : []) {
+        let curves = "", rings = "", far = new Set();
+        for (const pair of Array.isArray(group.edges) ? group.edges : []) {
+          const ka = keyOf(pair && pair[0]), kb = keyOf(pair && pair[1]);
+          const a = m.byKey.get(ka), b = m.byKey.get(kb);
+          if (!a || !b) continue;
+          if (a.layer === layer && b.layer === layer) {
+            const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, dx = b.x - a.x, dy = b.y - a.y;
+            curves += `M${fmt(a.x)} ${fmt(a.y)}Q${fmt(mx - dy * 0.2)} ${fmt(my + dx * 0.2)} ${fmt(b.x)} ${fmt(b.y)}`;
+          } else if (a.layer === layer || b.layer === layer) {
+            const [near, away] = a.layer === layer ? [a, b] : [b, a];
+            rings += dot(near.x, near.y, 0.62 * SIZE);
+            far.add(layerName(away.layer));
+          }
+        }
+        const name = group.name || group.kind || "link";
+        const attrs = { "data-kind": group.kind, "data-name": name, "data-enabled": group.enabled === false ? "false" : "true" };
+        if (curves) groups.links.append(titled(svgEl("path", Object.assign({ class: "rm-link", d: curves }, attrs)), name));
+        if (rings) groups.links.append(titled(svgEl("path", Object.assign({ class: "rm-portal", d: rings }, attrs)), name + " (to " + [...far].join(", ") + ")"));
+      }
+
+      for (const l of labels) groups.labels.append(l.el);
+      drawTrack();
+      drawPath();
+      drawMarks();
+      drawTrains();
+      lastU = null;
+    }
+
+    function addLabel(spec) {
+      const el = svgEl("text", { class: "rm-label " + spec.cls, x: fmt(spec.x), y: fmt(spec.y), "data-city": spec.city || null },
+        svgEl("tspan", { class: "rm-name", x: fmt(spec.x), dy: "1em", text: spec.name }));
+      if (spec.goods) el.append(svgEl("tspan", { class: "rm-goods", x: fmt(spec.x), dy: "1.2em", text: spec.goods }));
+      labels.push(Object.assign({ el, shown: true }, spec));
+    }
+
+    function drawTrack() {
+      groups.track.replaceChildren();
+      const bySeat = new Map();
+      let casing = "";
+      for (const [edge, seat] of Object.entries(track || {})) {
+        const [ka, kb] = String(edge).split("|");
+        const a = m.byKey.get(keyOf(ka)), b = m.byKey.get(keyOf(kb));
+        if (!a || !b || a.layer !== layer || b.layer !== layer) continue;
+        const d = `M${fmt(a.x)} ${fmt(a.y)}L${fmt(b.x)} ${fmt(b.y)}`;
+        casing += d;
+        const s = String(seat);
+        if (!bySeat.has(s)) bySeat.set(s, { d: "", n: 0 });
+        const entry = bySeat.get(s);
+        entry.d += d;
+        entry.n++;
+      }
+      if (!casing) return;
+      groups.track.append(svgEl("path", { class: "rm-track-casing", d: casing }));
+      for (const [seat, { d, n }] of bySeat) {
+        groups.track.append(svgEl("path", { class: "rm-track-line", "data-seat": seat, "data-sections": n, stroke: colorOf(colors[seat], seat), d }));
+      }
+    }
+
+    function drawPath() {
+      groups.path.replaceChildren();
+      if (!plan || !plan.keys.length) return;
+      let d = "", prev = null;
+      for (const key of plan.keys) {
+        const n = m.byKey.get(keyOf(key));
+        if (!n || n.layer !== layer) { prev = null; continue; }
+        d += (prev ? "L" : "M") + fmt(n.x) + " " + fmt(n.y);
+        prev = n;
+      }
+      const kind = plan.kind === "move" ? "move" : "build";
+      const cls = "rm-plan rm-plan-" + kind + (plan.ok === false ? " rm-plan-bad" : "");
+      const ends = [plan.keys[0], plan.keys[plan.keys.length - 1]].map((k) => m.byKey.get(keyOf(k))).filter((n) => n && n.layer === layer);
+      const g = svgEl("g", { class: cls, "data-kind": kind, "data-ok": plan.ok === false ? "false" : "true", "data-count": plan.keys.length });
+      if (d) g.append(svgEl("path", { class: "rm-plan-halo", d }), svgEl("path", { class: "rm-plan-line", d }));
+      if (ends.length) g.append(svgEl("path", { class: "rm-plan-ends", d: ends.map((n) => dot(n.x, n.y, 0.42 * SIZE)).join("") }));
+      groups.path.append(g);
+    }
+
+    function drawMarks() {
+      groups.marks.replaceChildren();
+      for (const [cls, keys] of marks) {
+        const list = keys.map((k) => m.byKey.get(keyOf(k))).filter((n) => n && n.layer === layer);
+        if (!list.length) continue;
+        groups.marks.append(svgEl("path", { class: "rm-mark " + cls, "data-count": list.length, d: list.map((n) => dot(n.x, n.y, 0.78 * SIZE)).join("") }));
+      }
+    }
+
+    function drawTrains() {
+      groups.trains.replaceChildren();
+      trainMarks = [];
+      const atKey = new Map();
+      for (const t of trains || []) {
+        const n = t && m.byKey.get(keyOf(t.at));
+        if (!n || n.layer !== layer) continue;
+        if (!atKey.has(n.key)) atKey.set(n.key, []);
+        atKey.get(n.key).push(t);
+      }
+      for (const [key, list] of atKey) {
+        const n = m.byKey.get(key);
+        list.forEach((t, i) => {
+          const seat = String(t.seat);
+          const label = t.label === undefined || t.label === null ? seat : String(t.label);
+          const g = titled(svgEl("g", { class: "rm-train", "data-seat": seat, "data-at": key },
+            svgEl("circle", { class: "rm-train-body", r: 10, fill: colorOf(colors[seat], seat) }),
+            svgEl("text", { class: "rm-train-label", text: label.slice(0, 3) })), label);
+          groups.trains.append(g);
+          trainMarks.push({ g, x: n.x, y: n.y, i, count: list.length });
+        });
+      }
+      placeTrains();
+    }
+
+    // Trains keep a size a finger can see at any zoom: at least 11 CSS px in radius.
+    function placeTrains() {
+      const R = Math.max(11 * view.u, 0.8 * SIZE), k = R / 10;
+      for (const t of trainMarks) {
+        let x = t.x, y = t.y;
+        if (t.count > 1) { const a = -Math.PI / 2 + 2 * Math.PI * t.i / t.count; x += Math.cos(a) * R * 1.05; y += Math.sin(a) * R * 1.05; }
+        t.g.setAttribute("transform", `translate(${fmt(x)} ${fmt(y)}) scale(${Math.round(k * 1000) / 1000})`);
+      }
+    }
+
+    // Labels that would overlap a more important one hide until the zoom makes room: major
+    // cities first, then medium, small, other places. Boxes are estimated from the text's
+    // length (no layout reads), in CSS pixels at the current zoom.
+    function placeLabels() {
+      const u = view.u, near = STEP / u >= GOODS_STEP_PX;
+      svg.classList.toggle("rm-near", near);
+      const placed = [];
+      const order = labels.map((l, i) => [l, i]).sort((a, b) => a[0].rank - b[0].rank || a[1] - b[1]);
+      for (const [l] of order) {
+        const cx = l.x / u, top = l.y / u + 0.15 * LABEL_PX;
+        let w = l.name.length * 0.56 * LABEL_PX, h = 1.1 * LABEL_PX;
+        if (near && l.goods) { w = Math.max(w, l.goods.length * 0.52 * GOODS_PX); h += 1.25 * GOODS_PX; }
+        const box = [cx - w / 2 - 2, top - 1, cx + w / 2 + 2, top + h + 1];
+        const free = placed.every((p) => box[2] <= p[0] || box[0] >= p[2] || box[3] <= p[1] || box[1] >= p[3]);
+        if (free) placed.push(box);
+        if (free !== l.shown) { l.shown = free; l.el.classList.toggle("rm-off", !free); }
+      }
+    }
+
+    // ---- the view: centre and scale, shown through the viewBox ------------------------------
+
+    function measure() {
+      const r = svg.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) { W = r.width; H = r.height; }
+      return r;
+    }
+    const size = () => [W || 360, H || 240];
+    function fitScale() {
+      const [w, h] = size();
+      const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
+      return Math.max(bw / w, bh / h);
+    }
+    // From a mileposts' spacing of MAX_STEP_PX on screen out to a little beyond the whole map.
+    const clampScale = (u) => Math.min(fitScale() * 1.6, Math.max(STEP / MAX_STEP_PX, u));
+    function apply() {
+      if (destroyed) return;
+      const [w, h] = size();
+      view.u = clampScale(view.u);
+      view.cx = Math.min(bounds.maxX, Math.max(bounds.minX, view.cx));
+      view.cy = Math.min(bounds.maxY, Math.max(bounds.minY, view.cy));
+      const vw = w * view.u, vh = h * view.u;
+      svg.setAttribute("viewBox", `${fmt(view.cx - vw / 2)} ${fmt(view.cy - vh / 2)} ${fmt(vw)} ${fmt(vh)}`);
+      if (lastU === null || Math.abs(view.u - lastU) > lastU * 1e-9) {
+        lastU = view.u;
+        svg.style.setProperty("--rm-u", String(Math.round(view.u * 1e6) / 1e6));
+        placeTrains();
+        placeLabels();
+      }
+    }
+    function fit() {
+      measure();
+      fitted = true;
+      view = { cx: (bounds.minX + bounds.maxX) / 2, cy: (bounds.minY + bounds.maxY) / 2, u: fitScale() };
+      apply();
+    }
+    /* Zoom by `factor` (below 1: closer) keeping the map point under (px, py) — CSS pixels
+     * from the map's top left, default its middle — where it is. */
+    function zoomBy(factor, px, py) {
+      const [w, h] = size();
+      const ox = (px === undefined ? w / 2 : px) - w / 2, oy = (py === undefined ? h / 2 : py) - h / 2;
+      const mx = view.cx + ox * view.u, my = view.cy + oy * view.u;
+      view.u = clampScale(view.u * factor);
+      view.cx = mx - ox * view.u;
+      view.cy = my - oy * view.u;
+      apply();
+    }
+    function panBy(dxPx, dyPx) {
+      view.cx += dxPx * view.u;
+      view.cy += dyPx * view.u;
+      apply();
+    }
+    /* The map point under a client position. */
+    function mapPoint(clientX, clientY) {
+      const r = measure();
+      const [w, h] = size();
+      return [view.cx + (clientX - r.left - w / 2) * view.u, view.cy + (clientY - r.top - h / 2) * view.u];
+    }
+    function nearest(mx, my) {
+      let best = -1, bestD = TAP_REACH * TAP_REACH;
+      for (let i = 0; i < xs.length; i++) {
+        const dx = xs[i] - mx, dy = ys[i] - my, d = dx * dx + dy * dy;
+        if (d <= bestD) { bestD = d; best = i; }
+      }
+      return best < 0 ? null : onLayer[best];
+    }
+    function info(n) {
+      return { key: n.key, layer: n.layer, q: n.q, r: n.r, x: n.x, y: n.y, terrain: n.terrain,
+               city: n.city ? m.cities.get(n.city) : null, node: n.raw };
+    }
+    function tap(n) {
+      if (n && typeof opts.onTap === "function") opts.onTap(n.key, info(n));
+    }
+
+    // ---- pointers: drag to pan, two fingers to zoom, a tap to choose --------------------------
+
+    const pointers = new Map();
+    let gesture = null;
+    svg.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      try { svg.setPointerCapture(e.pointerId); } catch (err) { /* a pointer the browser already released */ }
+      measure();
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 1) gesture = { x0: e.clientX, y0: e.clientY, moved: false, multi: false };
+      else if (gesture) gesture.multi = true;
+    });
+    svg.addEventListener("pointermove", (e) => {
+      const prev = pointers.get(e.pointerId);
+      if (!prev || !gesture) return;
+      const next = { x: e.clientX, y: e.clientY };
+      if (pointers.size === 1) {
+        // Under the drag threshold the start stays the reference: once past it, the map
+        // catches up with the whole movement and then sticks to the finger.
+        if (!gesture.moved && Math.hypot(next.x - gesture.x0, next.y - gesture.y0) < DRAG_PX) return;
+        gesture.moved = true;
+        fitted = false;
+        svg.classList.add("rm-dragging");
+        pointers.set(e.pointerId, next);
+        panBy(prev.x - next.x, prev.y - next.y);
+        return;
+      }
+      const other = [...pointers.entries()].find(([pid]) => pid !== e.pointerId);
+      if (!other) return;
+      const o = other[1];
+      const oldMid = [(prev.x + o.x) / 2, (prev.y + o.y) / 2], oldDist = Math.hypot(prev.x - o.x, prev.y - o.y);
+      const newMid = [(next.x + o.x) / 2, (next.y + o.y) / 2], newDist = Math.hypot(next.x - o.x, next.y - o.y);
+      pointers.set(e.pointerId, next);
+      gesture.moved = true;
+      fitted = false;
+      const r = svg.getBoundingClientRect();
+      if (oldDist > 4 && newDist > 4) zoomBy(oldDist / newDist, oldMid[0] - r.left, oldMid[1] - r.top);
+      panBy(oldMid[0] - newMid[0], oldMid[1] - newMid[1]);
+    });
+    const release = (e) => {
+      if (!pointers.has(e.pointerId)) return;
+      const wasTap = e.type === "pointerup" && gesture && !gesture.moved && !gesture.multi && pointers.size === 1;
+      pointers.delete(e.pointerId);
+      if (!pointers.size) { gesture = null; svg.classList.remove("rm-dragging"); }
+      if (wasTap) { const [mx, my] = mapPoint(e.clientX, e.clientY); tap(nearest(mx, my)); }
+    };
+    svg.addEventListener("pointerup", release);
+    svg.addEventListener("pointercancel", release);
+    svg.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
+      const r = measure();
+      fitted = false;
+      zoomBy(Math.exp(Math.max(-300, Math.min(300, e.deltaY * unit)) * 0.0025), e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+
+    // ---- keys: arrows pan, + and - zoom, 0 fits, Enter chooses the milepost in the middle ----
+
+    const onKey = (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const [w, h] = size();
+      const step = { ArrowLeft: [-w / 5, 0], ArrowRight: [w / 5, 0], ArrowUp: [0, -h / 5], ArrowDown: [0, h / 5] }[e.key];
+      if (step) { fitted = false; panBy(step[0], step[1]); }
+      else if (e.key === "+" || e.key === "=") { fitted = false; zoomBy(1 / 1.4); }
+      else if (e.key === "-" || e.key === "_") { fitted = false; zoomBy(1.4); }
+      else if (e.key === "0") fit();
+      else if ((e.key === "Enter" || e.key === " ") && e.target === container) tap(nearest(view.cx, view.cy));
+      else return;
+      e.preventDefault();
+    };
+    container.addEventListener("keydown", onKey);
+
+    const resized = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+      const w = W, h = H;
+      measure();
+      if (W === w && H === h) return;
+      if (fitted) fit(); else apply();
+    }) : null;
+    if (resized) resized.observe(svg);
+
+    // ---- the API --------------------------------------------------------------------------------
+
+    const api = {
+      terrains: [],
+      get layout() { return m.layout; },
+      get layer() { return layer; },
+      get layers() { return m.layers.map((l) => ({ id: l.id, name: l.name || "layer " + l.id })); },
+      /* The viewBox as [x, y, width, height]. */
+      get viewBox() { return svg.getAttribute("viewBox").split(" ").map(Number); },
+      get element() { return svg; },
+      /* {edgeKey "l,q,r|l,q,r": seat}: each section a line between the two mileposts in its seat's colour. */
+      setTrack(value) { track = value && typeof value === "object" ? Object.assign({}, value) : {}; drawTrack(); },
+      setColors(value) { colors = Object.assign({}, colors, value); drawTrack(); drawTrains(); },
+      /* [{seat, at: "l,q,r", label}]: a marker per train (several at one milepost fan out). */
+      setTrains(list) { trains = Array.isArray(list) ? list.slice() : []; drawTrains(); },
+      /* A planned path through `keys` ({kind: "build"|"move", ok}); null clears it. */
+      setPath(keys, how) {
+        const h = how || {};
+        plan = Array.isArray(keys) && keys.length ? { keys: keys.slice(), kind: h.kind, ok: h.ok } : null;
+        drawPath();
+      },
+      /* Rings around `keys`, one set per class name (e.g. "tappable"); null clears that set,
+       * or every set when no class is named. */
+      setMarks(keys, className) {
+        const cls = typeof className === "string" && className.trim() ? className.trim() : "rm-marked";
+        if (!Array.isArray(keys)) { if (typeof className === "string" && className.trim()) marks.delete(cls); else marks.clear(); }
+        else marks.set(cls, keys.slice());
+        drawMarks();
+      },
+      /* Show another layer of the map (a fantasy map's underground). */
+      setLayer(id) {
+        const next = Number(id);
+        if (!m.layers.some((l) => l.id === next) || next === layer) return;
+        layer = next;
+        drawBase();
+        fit();
+      },
+      /* Pan (changing layer if need be) so the milepost is in view, well inside the edges. */
+      focus(key) {
+        const n = m.byKey.get(keyOf(key));
+        if (!n) return false;
+        if (n.layer !== layer) api.setLayer(n.layer);
+        measure();
+        const [w, h] = size();
+        const hw = w * view.u / 2 * 0.8, hh = h * view.u / 2 * 0.8;
+        if (Math.abs(n.x - view.cx) > hw || Math.abs(n.y - view.cy) > hh) { view.cx = n.x; view.cy = n.y; fitted = false; apply(); }
+        return true;
+      },
+      fit,
+      zoomIn() { fitted = false; zoomBy(1 / 1.6); },
+      zoomOut() { fitted = false; zoomBy(1.6); },
+      /* The milepost key a tap at this client position would choose, or null. */
+      keyAt(clientX, clientY) { const [mx, my] = mapPoint(clientX, clientY); const n = nearest(mx, my); return n ? n.key : null; },
+      /* Where a milepost is on screen now (client pixels), or null if it is not on this layer. */
+      clientPoint(key) {
+        const n = m.byKey.get(keyOf(key));
+        if (!n || n.layer !== layer) return null;
+        const r = measure();
+        const [w, h] = size();
+        return { x: r.left + w / 2 + (n.x - view.cx) / view.u, y: r.top + h / 2 + (n.y - view.cy) / view.u };
+      },
+      info(key) { const n = m.byKey.get(keyOf(key)); return n ? info(n) : null; },
+      destroy() {
+        if (destroyed) return;
+        destroyed = true;
+        if (resized) resized.disconnect();
+        container.removeEventListener("keydown", onKey);
+        svg.remove(); controls.remove(); crosshair.remove(); help.remove();
+        container.classList.remove("railmap");
+        if (added.tabindex) container.removeAttribute("tabindex");
+        if (added.role) container.removeAttribute("role");
+        if (added.label) container.removeAttribute("aria-label");
+        container.removeAttribute("aria-roledescription");
+        container.removeAttribute("aria-describedby");
+        delete container.dataset.layer;
+      },
+    };
+
+    drawBase();
+    fit();
+    return api;
+  }
+
+  return { create, pixel, corners, edgeKey, parseKey, SIZE };
+})();

@@ -19,7 +19,7 @@ Junction.RailMap = (() => {
   const STEP = SQRT3 * SIZE;  // between two neighbouring mileposts
   const TAP_REACH = 0.6 * STEP;  // a tap further than this from every milepost is no tap
   const DRAG_PX = 8;  // a pointer that moves less than this (CSS px) between down and up taps
-  const MAX_STEP_PX = 160;  // closest zoom: neighbouring mileposts this far apart on screen
+  const MAX_STEP_PX = 110;  // closest zoom: neighbouring mileposts this far apart on screen
   const GOODS_STEP_PX = 30;  // goods show once neighbouring mileposts are this far apart
   const LABEL_PX = 12, GOODS_PX = 11;  // label sizes on screen (match railmap.css)
   const LAYOUTS = ["odd-q-up", "odd-r"];
@@ -29,7 +29,7 @@ Junction.RailMap = (() => {
   const FALLBACK_COLORS = ["#c0392b", "#2467b0", "#2e8b57", "#e0b400", "#7d3c98", "#e67e22", "#222222", "#0f8f91"];
   // Terrains other than clear and mountain: a shape and a fill each, in order of first use.
   const OTHER_SHAPES = ["square", "diamond", "plus", "bar", "pentagon", "star"];
-  const OTHER_FILLS = ["#2f6f8f", "#3f7a34", "#8a6a1d", "#6b4a8a", "#8a3b3b", "#406060"];
+  const OTHER_FILLS = ["#3f7a34", "#2f6f8f", "#8a6a1d", "#6b4a8a", "#8a3b3b", "#406060"];
 
   const fmt = (v) => Math.round(v * 100) / 100;
   let uid = 0;
@@ -351,7 +351,7 @@ Junction.RailMap = (() => {
       }
       api.terrains = terrains;
       const ports = onLayer.filter((n) => n.raw.port === true);
-      if (ports.length) groups.terrain.append(titled(svgEl("path", { class: "rm-port", d: ports.map((n) => dot(n.x, n.y, 0.45 * SIZE)).join("") }), "port"));
+      if (ports.length) groups.cities.append(titled(svgEl("path", { class: "rm-port", d: ports.map((n) => dot(n.x, n.y, 0.68 * SIZE)).join("") }), "port"));
 
       // Crossings: the side each pair shares (a river a blue line, any other kind dashed).
       for (const group of Array.isArray(m.data.crossings) ? m.data.crossings : []) {
@@ -450,7 +450,7 @@ Junction.RailMap = (() => {
       for (const [cls, keys] of marks) {
         const list = keys.map((k) => m.byKey.get(keyOf(k))).filter((n) => n && n.layer === layer);
         if (!list.length) continue;
-        groups.marks.append(svgEl("path", { class: "rm-mark " + cls, "data-count": list.length, d: list.map((n) => dot(n.x, n.y, 0.78 * SIZE)).join("") }));
+        groups.marks.append(svgEl("path", { class: "rm-mark " + cls, "data-count": list.length, d: list.map((n) => dot(n.x, n.y, 0.86 * SIZE)).join("") }));
       }
     }
 
@@ -713,6 +713,9 @@ Junction.RailMap = (() => {
       fit,
       zoomIn() { fitted = false; zoomBy(1 / 1.6); },
       zoomOut() { fitted = false; zoomBy(1.6); },
+      /* Zoom by `factor` (below 1: closer) about the middle; pan by CSS pixels. */
+      zoomBy(factor) { if (factor > 0) { fitted = false; zoomBy(factor); } },
+      panBy(dx, dy) { fitted = false; panBy(Number(dx) || 0, Number(dy) || 0); },
       /* The milepost key a tap at this client position would choose, or null. */
       keyAt(clientX, clientY) { const [mx, my] = mapPoint(clientX, clientY); const n = nearest(mx, my); return n ? n.key : null; },
       /* Where a milepost is on screen now (client pixels), or null if it is not on this layer. */

@@ -330,6 +330,14 @@ def test_wheel_buttons_and_keys_zoom_and_a_drag_pans(new_page):
     assert view_box(page)[2] > vb[2]
     page.keyboard.press("0")
     assert view_box(page) == pytest.approx(whole, abs=0.02)
+    # And from the page's own controls: pan by CSS pixels, zoom by a factor.
+    vb = view_box(page)
+    page.evaluate("rm.panBy(-40, 30)")
+    moved = view_box(page)
+    assert moved[0] - vb[0] == pytest.approx(-40 * vb[2] / box["width"], rel=1e-3) and moved[1] > vb[1]
+    page.evaluate("rm.zoomBy(0.5)")
+    assert view_box(page)[2] == pytest.approx(vb[2] / 2, rel=1e-3)
+    page.keyboard.press("0")
     page.keyboard.press("+")
     page.keyboard.press("Enter")
     chosen = page.evaluate("window.taps.map((t) => t.key)")

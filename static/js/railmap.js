@@ -226,8 +226,10 @@ Junction.RailMap = (() => {
     const m = indexMap(mapData);
     const id = "railmap-" + (++uid);
     let colors = Object.assign({}, opts.colors);
-    let layer = Number.isInteger(Number(opts.layer)) && opts.layer !== null && opts.layer !== undefined ? Number(opts.layer)
-      : (m.layers.some((l) => l.id === 0) ? 0 : m.layers[0].id);
+    // The layer drawn: the option's if the map has it, else layer 0, else the first listed.
+    const hasLayer = (lid) => m.layers.some((l) => l.id === lid);
+    let layer = opts.layer !== null && opts.layer !== undefined && opts.layer !== "" && hasLayer(Number(opts.layer)) ? Number(opts.layer)
+      : (hasLayer(0) ? 0 : m.layers[0].id);
     let track = {}, trains = [], plan = null;
     const marks = new Map();  // class name → keys
     let onLayer = [], xs = new Float64Array(0), ys = new Float64Array(0);
@@ -249,18 +251,21 @@ Junction.RailMap = (() => {
     const layerName = (lid) => { const l = m.layers.find((x) => x.id === lid); return (l && l.name) || "layer " + lid; };
 
     // The page's element: focusable, labelled, with the keys explained.
-    const added = { tabindex: !container.hasAttribute("tabindex"), role: !container.hasAttribute("role"), label: !container.hasAttribute("aria-label") };
+    const added = { tabindex: !container.hasAttribute("tabindex"), role: !container.hasAttribute("role"), label: container.getAttribute("aria-label"),
+                    describedby: container.getAttribute("aria-describedby") };
     container.classList.add("railmap");
     if (added.tabindex) container.setAttribute("tabindex", "0");
     if (added.role) container.setAttribute("role", "group");
-    if (added.label) container.setAttribute("aria-label", opts.ariaLabel || (m.data.name ? "Map: " + m.data.name : "Map"));
+    if (opts.ariaLabel || added.label === null) container.setAttribute("aria-label", opts.ariaLabel || (m.data.name ? "Map: " + m.data.name : "Map"));
     container.setAttribute("aria-roledescription", "map");
     const help = Junction.el("p", { class: "sr-only", id: id + "-help" },
       "Drag or use the arrow keys to move the map; the wheel, two fingers, plus and minus zoom; zero shows the whole map. " +
       "Tap a milepost to choose it; with the keyboard, Enter chooses the milepost under the cross in the middle.");
-    container.setAttribute("aria-describedby", help.id);
+    container.setAttribute("aria-describedby", (added.describedby ? added.describedby + " " : "") + help.id);
 
-    const svg = svgEl("svg", { class: "rm-svg", "data-layout": m.layout, role: "img", "aria-label": opts.ariaLabel || m.data.name || "Map",
+    // The drawing itself is hidden from screen readers: the container names the map and
+    // explains its keys; what is on it (cities, track) is the page's to say in words.
+    const svg = svgEl("svg", { class: "rm-svg", "data-layout": m.layout, "aria-hidden": "true", focusable: "false",
                                preserveAspectRatio: "xMidYMid meet", viewBox: "0 0 1 1" });
     const groups = {};
     const root = svgEl("g", { class: "rm-map" });
@@ -471,7 +476,7 @@ Junction.RailMap = (() => {
           const label = t.label === undefined || t.label === null ? seat : String(t.label);
           const g = titled(svgEl("g", { class: "rm-train", "data-seat": seat, "data-at": key },
             svgEl("circle", { class: "rm-train-body", r: 10, fill: colorOf(colors[seat], seat) }),
-            svgEl("text", { class: "rm-train-label", text: label.slice(0, 3) })), label);
+            svgEl("text", { class: "rm-train-label", text: Array.from(label).slice(0, 3).join("") })), label);
           groups.trains.append(g);
           trainMarks.push({ g, x: n.x, y: n.y, i, count: list.length });
         });
@@ -694,7 +699,7 @@ Junction.RailMap = (() => {
       /* Show another layer of the map (a fantasy map's underground). */
       setLayer(id) {
         const next = Number(id);
-        if (!m.layers.some((l) => l.id === next) || next === layer) return;
+        if (!hasLayer(next) || next === layer) return;
         layer = next;
         drawBase();
         fit();
@@ -736,9 +741,9 @@ Junction.RailMap = (() => {
         container.classList.remove("railmap");
         if (added.tabindex) container.removeAttribute("tabindex");
         if (added.role) container.removeAttribute("role");
-        if (added.label) container.removeAttribute("aria-label");
+        if (added.label !== null) container.setAttribute("aria-label", added.label); else container.removeAttribute("aria-label");
         container.removeAttribute("aria-roledescription");
-        container.removeAttribute("aria-describedby");
+        if (added.describedby) container.setAttribute("aria-describedby", added.describedby); else container.removeAttribute("aria-describedby");
         delete container.dataset.layer;
       },
     };

@@ -373,8 +373,19 @@ def test_it_fits_a_360_px_phone_with_44_px_buttons(new_page):
 
 def test_destroy_leaves_the_container_as_it_was(new_page):
     page = open_map(new_page(), rr_map())
+    state = "e => [e.childElementCount, e.className, e.getAttribute('tabindex'), e.getAttribute('aria-label'), e.getAttribute('aria-describedby')]"
     page.evaluate("rm.destroy()")
-    assert page.eval_on_selector("#map", "e => [e.childElementCount, e.className, e.getAttribute('tabindex'), e.getAttribute('aria-label')]") == [0, "", None, None]
+    assert page.eval_on_selector("#map", state) == [0, "", None, None, None]
+    # A page's own label and description come back; the map's label option names it meanwhile.
+    page.evaluate("""(data) => { const box = document.getElementById('map');
+        box.setAttribute('aria-label', 'Board'); box.setAttribute('aria-describedby', 'legend');
+        window.rm = Junction.RailMap.create(box, data, {ariaLabel: 'The board, Pacific Northwest'}); }""", rr_map())
+    assert page.eval_on_selector("#map", state)[3:] == ["The board, Pacific Northwest", "legend " + page.eval_on_selector("#map .sr-only", "e => e.id")]
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "map"
+    page.evaluate("rm.destroy()")
+    assert page.eval_on_selector("#map", state) == [0, "", None, "Board", "legend"]
+    assert page.locator(".rm-svg").count() == 0
 
 
 # --- a hand-made odd-r map with two layers ----------------------------------------------------
@@ -470,6 +481,9 @@ def test_an_odd_r_map_draws_its_first_layer_only_until_asked(new_page):
     assert page.evaluate("rm.layer") == 1
     page.evaluate("rm.focus('0,5,4')")
     assert page.evaluate("rm.layer") == 0
+    page.evaluate("rm.destroy()")
+    page.evaluate(CREATE, [data, {"layer": 7}])  # no such layer: the surface
+    assert page.evaluate("rm.layer") == 0 and page.locator(".rm-city").count() == 3
 
 
 # --- under the site's Content-Security-Policy ---------------------------------------------------

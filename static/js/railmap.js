@@ -274,10 +274,8 @@ Junction.RailMap = (() => {
       root.append(groups[name]);
     }
     svg.append(root);
-    const button = (cls, label, d, onclick) => {
-      const b = Junction.el("button", { type: "button", class: "rm-" + cls, "aria-label": label, title: label, onclick }, icon(d));
-      return b;
-    };
+    const button = (cls, label, d, onclick) =>
+      Junction.el("button", { type: "button", class: "rm-" + cls, "aria-label": label, title: label, onclick }, icon(d));
     const controls = Junction.el("div", { class: "rm-controls" },
       button("zoom-in", "Zoom in", "M5 12h14M12 5v14", () => { fitted = false; zoomBy(1 / 1.6); }),
       button("zoom-out", "Zoom out", "M5 12h14", () => { fitted = false; zoomBy(1.6); }),

@@ -54,7 +54,7 @@ class ResourcefulRails(Engine):
     title = "Resourceful Rails"
     min_players = 2
     max_players = 6
-    bots = ("random",)
+    bots = ("random", "planner")
     commands = COMMANDS
     view_fields = VIEW_FIELDS
     options = (

@@ -223,11 +223,11 @@ class GameAdmin(admin.ModelAdmin):
                 if "name" in seat_form.changed_data:
                     services.seat_rename(game_id=game.pk, seat=before.index, name=data["name"], by=by)
                 if data.get("is_bot") and ({"is_bot", "bot"} & set(seat_form.changed_data)):
-                    bot = data.get("bot") or get_engine(game.kind).bots[0]
+                    bot = data.get("bot") or bot_default(game)
                     services.seat_bot_assign(game_id=game.pk, seat=before.index, bot=bot, by=by)
                     seat_form.instance.bot = bot
-            except (ServiceError, IndexError) as exc:
-                self.message_user(request, getattr(exc, "message", "This game has no bots."), messages.ERROR)
+            except ServiceError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
             rest = rest or bool(set(seat_form.changed_data) - {"name", "bot"} - ({"is_bot"} if data.get("is_bot") else set()))
         formset.save()  # the same values again, and what the services do not cover
         if rest or formset.new_objects or formset.deleted_objects:
@@ -263,7 +263,7 @@ class GameAdmin(admin.ModelAdmin):
             if not waiting:
                 raise ServiceError("no-seat-to-hand", f"{game.code}: every seat on turn is a bot already.")
             for seat in waiting:
-                services.seat_bot_assign(game_id=game.pk, seat=seat, bot=engine.bots[0], by=by)
+                services.seat_bot_assign(game_id=game.pk, seat=seat, bot=engine.bot_default(), by=by)
 
         self._each(request, queryset, hand, "handed to bots")
 
@@ -277,6 +277,16 @@ class GameAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{game.code}: {exc.message}", messages.WARNING)
         if count:
             self.message_user(request, f"{count} game(s) {done}.")
+
+
+def bot_default(game: Game) -> str:
+    """The bot a seat of ``game`` gets when the game master ticked "is bot" and named none: the
+    kind's default (its best, Engine.bot_default). ServiceError when the kind has no bots."""
+    engine = get_engine(game.kind)
+    bot = engine.bot_default()
+    if bot is None:
+        raise ServiceError("unknown-bot", f"{engine.title} has no bots.")
+    return bot
 
 
 def rejoin_ttl_minutes() -> int:
@@ -342,7 +352,7 @@ class SeatAdmin(admin.ModelAdmin):
             if "name" in form.changed_data:
                 services.seat_rename(game_id=obj.game_id, seat=obj.index, name=obj.name, by=by)
             if obj.is_bot and {"is_bot", "bot"} & set(form.changed_data):
-                obj.bot = obj.bot or get_engine(obj.game.kind).bots[0]
+                obj.bot = obj.bot or bot_default(obj.game)
                 services.seat_bot_assign(game_id=obj.game_id, seat=obj.index, bot=obj.bot, by=by)
         super().save_model(request, obj, form, change)
         services.game_seats_changed(game_id=obj.game_id)
@@ -378,11 +388,11 @@ class SeatAdmin(admin.ModelAdmin):
     def seats_to_bots(self, request, queryset):
         by, count = request.user.get_username(), 0
         for seat in queryset.select_related("game"):
-            bots = get_engine(seat.game.kind).bots
-            if seat.is_bot or not bots:
+            bot = get_engine(seat.game.kind).bot_default()
+            if seat.is_bot or bot is None:
                 continue
             try:
-                services.seat_bot_assign(game_id=seat.game_id, seat=seat.index, bot=bots[0], by=by)
+                services.seat_bot_assign(game_id=seat.game_id, seat=seat.index, bot=bot, by=by)
                 count += 1
             except ServiceError as exc:
                 self.message_user(request, f"{seat}: {exc.message}", messages.WARNING)

@@ -115,6 +115,9 @@ class Engine:
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
     bots: ClassVar[tuple[str, ...]] = ()  # names of bot levels, weakest first
+    # The bot the lobby and the game master's admin pick unless told otherwise (one of
+    # ``bots``); None: the kind's best, the last of ``bots``. Read it through bot_default().
+    default_bot: ClassVar[str | None] = None
     # Every command the rules take, declared once (games/engines/specs.py): apply checks
     # shapes against them; /api/kinds and /api/schema/ describe them. An engine that
     # declares none gets no check (its apply_rules sees every command as sent).
@@ -133,8 +136,18 @@ class Engine:
             "max_players": self.max_players,
             "options": [o.to_json() for o in self.options],
             "bots": list(self.bots),
+            "default_bot": self.bot_default(),
             "commands": [spec.to_json() for spec in self.command_specs()],
         }
+
+    def bot_default(self) -> str | None:
+        """The bot a seat handed to a bot gets when no one chose one: ``default_bot``, else the
+        strongest of ``bots`` (the last); None when the kind has no bots."""
+        if self.default_bot is not None:
+            if self.default_bot not in self.bots:
+                raise ValueError(f"{self.kind}: default_bot {self.default_bot!r} is not one of its bots {self.bots}")
+            return self.default_bot
+        return self.bots[-1] if self.bots else None
 
     def command_specs(self) -> tuple[CommandSpec, ...]:
         """Every command a seat may send to this kind: the engine's own, and the platform's

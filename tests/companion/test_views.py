@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -50,3 +51,24 @@ def test_other_kinds_get_a_clear_page(client):
     assert "only for Wood and Steel" in html
     assert reverse("room", args=[code]) in html
     assert "ws_table.js" not in html
+
+
+def test_the_lobby_picks_the_planner_bot_unless_the_host_chooses_another(client):
+    """A Wood and Steel table fills empty seats with the kind's best bot (the planner, the one
+    that finishes games) unless the host picks a weaker one."""
+    created = services.game_create(kind="wood-and-steel")
+    html = client.get(reverse("room", args=[created.game.code])).content.decode()
+    select = re.search(r'<select id="bot-level"[^>]*>(.*?)</select>', html, re.S)
+    assert select, "the host's bot chooser is on the room page"
+    options = re.findall(r'<option value="([^"]+)"( selected)?>', select.group(1))
+    assert [value for value, _ in options] == ["random", "simple", "planner"]  # weakest first
+    assert [value for value, selected in options if selected] == ["planner"]
+
+
+def test_the_kinds_listing_names_each_kinds_default_bot(client):
+    kinds = {k["kind"]: k for k in client.get("/api/kinds").json()}
+    assert kinds["wood-and-steel"]["default_bot"] == "planner"
+    assert kinds["locomotive-werks"]["default_bot"] == "greedy"  # its better bot too
+    assert kinds["toy"]["default_bot"] == "random"  # its only one
+    for kind in kinds.values():
+        assert kind["default_bot"] in kind["bots"] if kind["bots"] else kind["default_bot"] is None

@@ -426,3 +426,44 @@ def test_a_lobby_games_seats_change_without_a_log(admin_client):
     assert game.version == 0 and not game.actions.exists() and game.seats.get(index=1).name == "Cy"
     with pytest.raises(services.Conflict):
         services.game_pause(game_id=game.pk, by="gm")
+
+
+# --- the bot a seat gets when the game master names none: the kind's best --------------------
+
+
+@pytest.mark.parametrize(("kind", "players", "best"), [("toy", 2, "random"), ("locomotive-werks", 3, "greedy"), ("wood-and-steel", 3, "planner")])
+def test_an_absent_player_gets_the_kinds_best_bot(admin_client, django_capture_on_commit_callbacks, kind, players, best):
+    from tests.support.boards import ensure_wood_and_steel_board
+
+    ensure_wood_and_steel_board()
+    code, _ = make_game(kind=kind, players=players)
+    game = Game.objects.get(code=code)
+    absent = game.seats.get(index=1)
+    with django_capture_on_commit_callbacks(execute=False):  # the bot's move is not what this asks
+        response = admin_client.post("/admin/games/seat/", {"action": "seats_to_bots", "_selected_action": [absent.pk]})
+    assert response.status_code == 302
+    absent.refresh_from_db()
+    assert absent.is_bot and absent.bot == best
+    handed = Game.objects.get(pk=game.pk).actions.get(sequence=game.version + 1)
+    assert handed.command == {"cmd": "admin", "action": "seat-to-bot", "by": "gm", "seat": 1, "bot": best}
+
+
+def test_a_seat_ticked_as_a_bot_on_the_games_page_gets_the_planner(admin_client, django_capture_on_commit_callbacks):
+    game = _wood_and_steel_game()
+    url = f"/admin/games/game/{game.pk}/change/"
+    form = browser_form(admin_client.get(url).content.decode())
+    form["seats-2-is_bot"], form["seats-2-bot"] = "on", ""  # ticked, no level named
+    with django_capture_on_commit_callbacks(execute=False):
+        response = admin_client.post(url, form)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    seat = game.seats.get(index=2)
+    assert seat.is_bot and seat.bot == "planner"
+    assert game.actions.get(sequence=game.version + 1).command["bot"] == "planner"
+
+
+def test_the_seats_on_turn_of_a_wood_and_steel_game_go_to_planner_bots(admin_client, django_capture_on_commit_callbacks):
+    game = _wood_and_steel_game()  # ranking: every seat is on turn
+    with django_capture_on_commit_callbacks(execute=False):
+        response = admin_client.post("/admin/games/game/", {"action": "seats_on_turn_to_bots", "_selected_action": [game.pk]})
+    assert response.status_code == 302
+    assert [(s.is_bot, s.bot) for s in game.seats.order_by("index")] == [(True, "planner")] * 3

@@ -188,22 +188,28 @@
 
   /* ---- this round so far: one line per event, each action once ---------------------------- */
   let recentAfter = 0, recentQueue = Promise.resolve();
+  const recentLines = (list, actions) => {
+    for (const action of actions) {
+      for (const e of action.events || []) {
+        if (e.type === "round-started") list.replaceChildren();
+        if (RECENT_TYPES.has(e.type)) list.append(el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, describe(e)));
+      }
+    }
+    list.scrollTop = list.scrollHeight;
+  };
   function refreshRecent(ctx) {
-    if (ctx.readOnly) return;
+    if (ctx.readOnly) {  // a replay: the round so far, from the log up to the step shown (ctx.log)
+      $("lw-recent").replaceChildren();
+      recentLines($("lw-recent"), ctx.log || []);
+      return;
+    }
     // One request at a time, each from where the last ended: a burst of states never repeats a line.
     recentQueue = recentQueue.then(async () => {
       const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + recentAfter);
       if (!result.ok || !Array.isArray(result.data)) return;
-      const list = $("lw-recent");
-      for (const action of result.data) {
-        if (!(action.sequence > recentAfter)) continue;
-        recentAfter = action.sequence;
-        for (const e of action.events || []) {
-          if (e.type === "round-started") list.replaceChildren();
-          if (RECENT_TYPES.has(e.type)) list.append(el("li", { class: "ev-" + e.type }, describe(e)));
-        }
-      }
-      list.scrollTop = list.scrollHeight;
+      const fresh = result.data.filter((action) => action.sequence > recentAfter);
+      if (fresh.length) recentAfter = fresh[fresh.length - 1].sequence;
+      recentLines($("lw-recent"), fresh);
     }).catch(() => {});
   }
 
@@ -221,7 +227,7 @@
       turn.textContent = finished ? "Game over: " + ((view.winners || []).length ? people(view.winners) + " won." : "no winner.")
         : payload.status === "paused" ? "The game is paused."
         : mine ? "Your turn: " + (view.phase === "development" ? "develop one new locomotive, or pass." : "buy or shift production units, then end your turn.")
-        : view.active_seat !== null && view.active_seat !== undefined ? "Waiting for " + who(view.active_seat) + "…" : "";
+        : view.active_seat !== null && view.active_seat !== undefined ? (ctx.readOnly ? who(view.active_seat) + "'s turn." : "Waiting for " + who(view.active_seat) + "…") : "";
       turn.classList.toggle("mine", mine);
       const keep = failed && failed.version === payload.version ? failed : null;
       failed = null;
@@ -236,7 +242,7 @@
       const report = view.last_round;
       $("lw-report-title").textContent = report ? "What happened in round " + text(report.round) : "Last round";
       $("lw-report").replaceChildren(...(report ? report.events.map((e) => el("li", { class: "ev-" + e.type }, describe(e))) : [el("li", { class: "muted" }, "Selling, tax, turn order and the market run automatically after the capacity phase; they are explained here.")]));
-      $("lw-recent-card").hidden = !!ctx.readOnly;
+      $("lw-replay").hidden = !!ctx.readOnly;  // a replay does not link to itself
       refreshRecent(ctx);
     },
     describe,

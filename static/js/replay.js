@@ -5,9 +5,40 @@
   const game = Junction.readJson("game-data");
   const $ = (id) => document.getElementById(id);
   let step = 1, last = game.version, loading = 0;
-  const ctx = { code: game.code, readOnly: true, get summary() { return game; },
+  // The play surface draws the step as a spectator would see it; ctx.log holds the log up to
+  // the step, so its feed says in words what happened until then, as the live page's does.
+  const ctx = { code: game.code, readOnly: true, log: [], get summary() { return game; },
     send: async () => ({ type: "error", error: { code: "read-only", message: "This is a replay." } }),
     api: (method, path, body) => Junction.api(method, path, body) };
+
+  // The log, read once and kept: fetched forward in pages (GET …/actions?after=n) as far as
+  // the step shown needs, never again for a step already read.
+  const log = [];
+  let logRead = 0, logLoading = null;
+  async function logThrough(n) {
+    while (logRead < n) {
+      if (!logLoading) {  // one request at a time: two steps asked at once share it
+        logLoading = Junction.api("GET", "/api/games/" + game.code + "/actions?after=" + logRead).then((result) => {
+          logLoading = null;
+          if (!result.ok || !Array.isArray(result.data)) return false;
+          const before = logRead;
+          for (const action of result.data) if (action.sequence > logRead) { log.push(action); logRead = action.sequence; }
+          return logRead > before;  // nothing new: the log ends here
+        });
+      }
+      if (!(await logLoading)) return;
+    }
+  }
+  const logUpTo = (n) => log.filter((a) => a.sequence <= n);
+  // The game's status at a step: the game master's pause, resume and end are in the log; the
+  // last step has the game's own (finished, say).
+  const ADMIN_STATUS = { pause: "paused", resume: "active", end: "abandoned" };
+  function statusAt(n, current) {
+    if (n >= last) return current;
+    let status = "active";
+    for (const a of logUpTo(n)) if (a.command && a.command.cmd === "admin" && ADMIN_STATUS[a.command.action]) status = ADMIN_STATUS[a.command.action];
+    return status;
+  }
 
   // A command's arguments as words: "route Chicago-Detroit, segments 2"; what is missing
   // (null) is left out, never shown.
@@ -37,7 +68,7 @@
   async function show(n) {
     step = Math.max(1, Math.min(last, n));
     const ticket = ++loading;
-    const result = await Junction.api("GET", "/api/games/" + game.code + "/replay?step=" + step);
+    const [result] = await Promise.all([Junction.api("GET", "/api/games/" + game.code + "/replay?step=" + step), logThrough(step)]);
     if (ticket !== loading) return;  // a newer request is on its way
     if (!result.ok) { Junction.showError($("rp-error"), Junction.errorText(result)); return; }
     Junction.showError($("rp-error"), "");
@@ -45,8 +76,9 @@
     $("rp-slider").max = last; $("rp-slider").value = step;
     $("rp-step").textContent = step; $("rp-last-step").textContent = last;
     $("rp-action").textContent = describeAction(result.data.action);
+    ctx.log = logUpTo(step);
     document.body.dataset.step = step;
-    if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: result.data.status, seat: null, state: result.data.state, legal_commands: [] }, ctx);
+    if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: statusAt(step, result.data.status), seat: null, state: result.data.state, legal_commands: [] }, ctx);
   }
 
   $("rp-first").onclick = () => show(1);

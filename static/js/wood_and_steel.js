@@ -449,9 +449,27 @@
       default: return e.type.replace(/-/g, " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }
+  const feedLine = (action, e) => el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, describe(e));
+  const FEED_QUIET = new Set(["turn-started"]);
+  const FEED_MAX = 60;
+  // A replay's feed: the log up to the step shown (ctx.log), newest first as live, the lines
+  // of the step itself marked.
+  function replayFeed(actions) {
+    const lines = [];
+    for (let i = actions.length - 1; i >= 0 && lines.length < FEED_MAX; i--) {
+      const action = actions[i];
+      const events = (action.events || []).filter((e) => !FEED_QUIET.has(e.type));
+      for (let j = events.length - 1; j >= 0 && lines.length < FEED_MAX; j--) {
+        const line = feedLine(action, events[j]);
+        if (action.sequence === version) line.classList.add("ws-now");
+        lines.push(line);
+      }
+    }
+    $("ws-feed").replaceChildren(...lines);
+  }
   let feedBusy = false, feedAgain = false;
   async function refreshFeed() {
-    if (ctx.readOnly) return;
+    if (ctx.readOnly) { replayFeed(ctx.log || []); return; }
     if (feedBusy) { feedAgain = true; return; }  // one fetch at a time: no duplicates
     feedBusy = true;
     try { await fetchFeed(); } finally { feedBusy = false; }
@@ -464,9 +482,9 @@
     for (const action of result.data) {
       if (action.sequence <= lastSeq) continue;
       lastSeq = action.sequence;
-      for (const e of action.events) if (!["turn-started"].includes(e.type)) feed.prepend(el("li", { class: "ev-" + e.type }, describe(e)));
+      for (const e of action.events) if (!FEED_QUIET.has(e.type)) feed.prepend(feedLine(action, e));
     }
-    while (feed.children.length > 60) feed.lastChild.remove();
+    while (feed.children.length > FEED_MAX) feed.lastChild.remove();
   }
 
   // ---- tabs -------------------------------------------------------------------------------
@@ -481,6 +499,17 @@
   async function loadBoard(code) {
     const result = await Junction.api("GET", "/api/wood-and-steel/games/" + code + "/board");
     if (result.ok) { board = result.data; if (view) { renderCommodities(); renderCities(); } }
+  }
+
+  // Whose move it was, for a replay (and any page that only watches the game go by).
+  function watchedTurn() {
+    if (view.phase === "ranking") return "The players rank their starting routes.";
+    if (view.phase === "engines") return "The players place their engines.";
+    if (view.phase === "auction" && view.auction) {
+      const a = view.auction;
+      return a.bidder !== null && a.bidder !== undefined ? who(a.bidder) + (a.choosing ? " chooses a lot" : " bids") + " at " + who(a.seller) + "'s auction." : "Bankruptcy auction.";
+    }
+    return view.current_seat !== null && view.current_seat !== undefined ? who(view.current_seat) + "'s turn." : "";
   }
 
   window.JunctionPlay = {
@@ -498,6 +527,7 @@
       const myMove = legal.length > 0;
       let turn;
       if (view.phase === "finished") turn = "Game over.";
+      else if (ctx.readOnly) turn = watchedTurn();  // a replay: what was going on, no one waits
       else if (view.phase === "ranking" || view.phase === "engines") turn = myMove ? "Your move." : "Waiting for the others…";
       else turn = view.current_seat === me && me !== null ? "Your turn." : "Waiting for " + who(view.current_seat) + "…";
       $("ws-turn").textContent = turn;
@@ -505,6 +535,7 @@
       document.body.dataset.myTurn = String(myMove);
       document.body.dataset.phase = view.phase;
       const p = me !== null && me !== undefined ? view.players[me] : null;
+      $("ws-me").hidden = !p && !!ctx.readOnly;  // "Watching." is for a live page
       $("ws-me").textContent = p ? p.name + " · " + p.ties + " ties · " + money(p.money) + (p.debt ? " (debt " + money(p.debt) + ")" : "") + (p.engines && p.engines.length ? " · " + p.engines[p.engines.length - 1].name : "") : "Watching.";
       if (view.phase !== "ranking") ranking = [];
       renderSetup(legal);

@@ -8,7 +8,8 @@
   const ROMAN = ["", "I", "II", "III", "IV", "V"];
   const PHASES = { development: "Development", capacity: "Production capacity", finished: "Game over" };
   const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
-  const RECENT_TYPES = new Set(["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started"]);
+  const RECENT_TYPES = new Set(["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started",
+    "seat-moved", "seat-renamed", "seat-to-bot", "game-paused", "game-resumed", "game-ended"]);
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
   let spaces = {}, names = {};
 
@@ -61,6 +62,13 @@
       }
       case "game-started": return "The game started.";
       case "state-edited": return "A game master corrected the game.";
+      // the platform's: a seat handed to a new device, the game master's changes
+      case "seat-moved": return text(e.name, who(e.seat)) + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
+      case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
+      case "seat-to-bot": return "A bot (" + text(e.bot) + ") plays " + text(e.name, who(e.seat)) + "'s seat from now on.";
+      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
+      case "game-resumed": return "The game master resumed the game.";
+      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
       default: return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
     }
   }

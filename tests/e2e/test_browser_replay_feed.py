@@ -1,18 +1,34 @@
 """A game's story in words, in Chromium against Daphne: the replay of a Wood and Steel game
 says what happened up to the step shown (as the live page's feed does) and prompts no one;
-Locomotive Werks' replay tells the round so far."""
+Locomotive Werks' replay tells the round so far; a seat handed to a new device (and every
+other change the platform logs) reads as a sentence on the phones of both titles, the table
+screen and the replay."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import httpx
 import pytest
 
 from .conftest import auth
+from .test_browser_wood_and_steel import SAMPLE_EVENT, is_generic
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+MOVED = "Ben's seat moved to a new device."
+
+
+def platform_event_types() -> list[str]:
+    """The events the platform itself writes into any game's log (games/services.py: a game
+    master's changes, a seat handed to a new device), read from its source."""
+    source = (ROOT / "games" / "services.py").read_text()
+    found = set(re.findall(r'"type": "([a-z-]+)"', source)) | {"seat-moved", "seat-renamed"}  # SEAT_MOVED, SEAT_RENAMED
+    # not log events: the channel layer's messages to the lobby; the titles' pages had the first two already
+    return sorted(found - {"relay", "lobby-changed", "game-started", "state-edited"})
 
 
 def post(url: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
@@ -128,3 +144,75 @@ def test_a_locomotive_werks_replay_tells_the_round_so_far_and_waits_for_no_one(l
     replay.wait_for_selector("body[data-step='1']")
     assert "The game started." in feed_lines(replay, "#lw-recent")
     assert len(feed_lines(replay, "#lw-recent")) < len(recent)
+
+
+def seat_moves_to_a_new_device(url: str, code: str, host_token: str, seat: int) -> str:
+    """The host hands ``seat`` to a new device, which opens the code: the new device's token."""
+    issued = post(url, f"/api/games/{code}/seats/{seat}/rejoin-code", host_token)
+    return post(url, f"/api/games/{code}/rejoin", body={"code": issued["code"]})["token"]
+
+
+def phone(new_page, url: str, code: str, token: str, seat: int, width: int = 360):
+    page = new_page(width=width, height=780)
+    store = json.dumps({code: {"token": token, "seat": seat, "host": False}})
+    page.add_init_script(f"localStorage.setItem('junction.tokens', {json.dumps(store)})")
+    page.goto(f"{url}/games/{code}/")
+    page.wait_for_selector("#conn[data-state=open]")
+    return page
+
+
+def test_a_seat_moved_reads_as_words_on_the_phones_the_table_and_the_replay(live_server_url, new_page):
+    url = live_server_url
+    code, host_token, tokens = wood_and_steel_game(url)
+    command(url, code, tokens[0], next(c for c in legal(url, code, tokens[0]) if c["cmd"] == "rank-starting-routes"))
+    ada = phone(new_page, url, code, tokens[0], 0)
+    table = new_page(width=1920, height=1080)
+    table.goto(f"{url}/games/{code}/table")
+    table.wait_for_selector("#conn[data-state=open]")
+
+    # Ben's seat moves to a new device: Ada's phone and the table say so in words.
+    seat_moves_to_a_new_device(url, code, host_token, 1)
+    ada.wait_for_function(f"document.querySelector('#ws-feed').innerText.includes({json.dumps(MOVED)})")
+    assert not any(re.fullmatch(r"seat moved( \\(.*\\))?\\.", line) for line in feed_lines(ada, "#ws-feed"))
+    table.wait_for_function("document.querySelector('#ws-t-feed').innerText.includes('Ben’s seat moved to a new device.')")
+
+    # Every event the platform writes into a log has a sentence of its own on the phone.
+    types = platform_event_types()
+    assert {"seat-moved", "seat-renamed", "seat-to-bot", "game-paused", "game-resumed", "game-ended"} <= set(types)
+    sample = dict(SAMPLE_EVENT, seat=1, name="Ben", bot="planner", reason="a phone died", **{"from": "Ben", "to": "Bea"})
+    lines = ada.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(sample, type=t) for t in types])
+    assert [t for t, line in zip(types, lines, strict=True) if is_generic(t, line)] == []
+    said = dict(zip(types, lines, strict=True))
+    assert said["seat-moved"] == "Ben's seat moved to a new device (no longer a bot)."  # a bot had played it
+    assert said["seat-to-bot"] == "A bot (planner) plays Ben's seat from now on."
+    assert said["seat-renamed"] == "Ben is now called Bea."
+    assert said["game-paused"] == "The game master paused the game: a phone died."
+
+    # The replay's last step: the step line and the top of the feed say it.
+    last = int(httpx.get(f"{url}/api/games/{code}").json()["version"])
+    replay = new_page(width=390, height=844)
+    replay.goto(f"{url}/games/{code}/replay?step={last}")
+    replay.wait_for_selector(f"body[data-step='{last}']")
+    assert replay.inner_text("#rp-action") == MOVED
+    assert feed_lines(replay, "#ws-feed")[0] == MOVED
+
+
+def test_a_seat_moved_reads_as_words_in_locomotive_werks_and_its_replay(live_server_url, new_page):
+    url = live_server_url
+    code, host_token, tokens = locomotive_werks_game(url)
+    ann = phone(new_page, url, code, tokens[0], 0, width=390)
+    ann.wait_for_selector("#lw-board .lw-space")
+    seat_moves_to_a_new_device(url, code, host_token, 1)
+    ann.wait_for_function(f"document.querySelector('#lw-recent').innerText.includes({json.dumps(MOVED)})")
+    assert not any("seat moved (" in line for line in feed_lines(ann, "#lw-recent"))
+    types = platform_event_types()
+    sample = {"seat": 1, "name": "Ben", "bot": "greedy", "reason": "a phone died", "from": "Ben", "to": "Bea", "by": "gm"}
+    lines = ann.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(sample, type=t) for t in types])
+    assert [t for t, line in zip(types, lines, strict=True) if is_generic(t, line)] == []
+
+    last = int(httpx.get(f"{url}/api/games/{code}").json()["version"])
+    replay = new_page(width=390, height=844)
+    replay.goto(f"{url}/games/{code}/replay?step={last}")
+    replay.wait_for_selector(f"body[data-step='{last}']")
+    assert replay.inner_text("#rp-action") == MOVED
+    assert MOVED in feed_lines(replay, "#lw-recent")

@@ -155,6 +155,7 @@ class _Plan:
 
 
 _PAIRED = 8  # the best single orders that are tried in pairs
+TUNE = {"build_weight": 0.8, "major_keep": 30, "late": 40, "fast_at": 15, "advanced_at": 60}
 
 
 class _Planner:
@@ -170,6 +171,9 @@ class _Planner:
         self.speed = engine.speed(state, seat)
         self.capacity = engine.capacity(state, seat)
         self.build_phase = state["phase"] == "build"
+        limit = state["options"]["round_limit"]
+        # with a round limit, the rounds still to play (this one included): what pays later is worth nothing
+        self.rounds_left = limit - state["round"] + 1 if limit else None
         self.has_track = any(o == seat for o in self.rail["track"].values())
         self.costs = _build_costs(self.rail, seat, from_majors=not self.has_track)
         self.at = self.m.find(self.me["at"]) if self.me["at"] is not None else None
@@ -266,9 +270,11 @@ class _Planner:
         build_turns = build / BUILD_LIMIT
         turns = max(move_turns, build_turns) + 0.5 * min(move_turns, build_turns) + 1
         payout = sum(leg.payout for leg in legs)
-        score = (payout - 0.8 * build) / turns
+        score = (payout - TUNE['build_weight'] * build) / turns
         if build > self.cash:
             score -= 1000  # cannot be paid for: only when nothing else can
+        if self.rounds_left is not None and turns > self.rounds_left:
+            score -= 500  # pays only after the game has ended
         return _Plan(legs, stops, build, order, score)
 
     @staticmethod
@@ -550,24 +556,33 @@ class _Planner:
         goals: list[tuple[str, int]] = []
         majors = self.core.majors_connected(self.rail, self.seat) if self.has_track else []
         missing = self.missing_majors(majors)
-        if len(majors) < WIN_MAJORS and self.cash >= WIN_CASH - 40:
+        if len(majors) < WIN_MAJORS and self.cash >= WIN_CASH - TUNE['late']:
             goals.extend((c, 0) for c in missing)
         plans = self.plans()
         if plans:
-            goals.extend((c, 0) for c in plans[0].joins)
+            if self.worth_building(plans[0]):
+                goals.extend((c, 0) for c in plans[0].joins)
             if self.build_phase:
                 # the next best plan with other cards, for what the build rounds leave
                 cards = {leg.card for leg in plans[0].legs}
                 for p in plans[1:]:
-                    if not cards & {leg.card for leg in p.legs}:
+                    if not cards & {leg.card for leg in p.legs} and self.worth_building(p):
                         goals.extend((c, 0) for c in p.joins)
                         break
         if self.build_phase:
             goals.extend((c, 0) for c in missing)
             return goals
-        goals.append(("upgrade", 0))
-        goals.extend((c, 30) for c in missing)
+        if self.rounds_left is None or self.rounds_left > 8:
+            goals.append(("upgrade", 0))
+        if self.rounds_left is None:
+            goals.extend((c, TUNE['major_keep']) for c in missing)
         return goals
+
+    def worth_building(self, plan: _Plan) -> bool:
+        """Whether to spend on a plan: it can be paid for and it pays before a round limit ends the game."""
+        if plan.build > self.cash:
+            return False
+        return self.rounds_left is None or plan.score > -400
 
     def missing_majors(self, majors: list[str]) -> list[str]:
         """The major cities still to join, cheapest first, as many as the win needs."""
@@ -580,9 +595,9 @@ class _Planner:
 
     def upgrade(self) -> Command | None:
         train = self.me["train"]
-        if train == "modest" and self.cash >= UPGRADE_COST + 15:
+        if train == "modest" and self.cash >= UPGRADE_COST + TUNE['fast_at']:
             to = "fast"
-        elif train in ("fast", "heavy") and self.cash >= UPGRADE_COST + 60:
+        elif train in ("fast", "heavy") and self.cash >= UPGRADE_COST + TUNE['advanced_at']:
             to = "advanced"
         else:
             return None

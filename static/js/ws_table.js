@@ -139,32 +139,118 @@
     root.append(svg("g", { id: "ws-highlights" }), svg("g", { id: "ws-overlays" }));
 
     const cities = svg("g", { class: "ws-cities", id: "ws-cities" });
-    const labels = svg("g", { class: "ws-labels", "aria-hidden": "true" });
-    const rightEdge = box.x + box.w - 110;
+    const labels = svg("g", { class: "ws-labels", id: "ws-labels", "aria-hidden": "true" });
     for (const c of board.cities) {
       const dotNode = svg("circle", { cx: c.x, cy: c.y, r: radius(c), class: "ws-city" + (c.large ? " large" : ""), "data-city": c.name });
       dotNode.append(svg("title", {}, c.name + (c.commodities && c.commodities.length ? " — " + c.commodities.join(", ") : "")));
       cities.append(dotNode);
-      const left = c.x > rightEdge;
-      labels.append(svg("text", {
-        x: (c.x + (left ? -1 : 1) * (radius(c) + 3)).toFixed(1), y: (c.y + 3.6).toFixed(1),
-        class: "ws-label" + (c.large ? " large" : ""), "text-anchor": left ? "end" : "start",
-      }, c.label || c.name));
+      // right of the dot until placeLabels finds each label its spot (once the board is drawn)
+      labels.append(svg("text", { x: (c.x + radius(c) + 3).toFixed(1), y: (c.y + 3.6).toFixed(1), class: "ws-label" + (c.large ? " large" : ""), "data-city": c.name }, c.label || c.name));
     }
-    root.append(svg("g", { id: "ws-rings" }), cities, labels, svg("g", { id: "ws-markers" }));
+    root.append(svg("g", { id: "ws-rings" }), svg("g", { id: "ws-leaders", "aria-hidden": "true" }), cities, labels, svg("g", { id: "ws-markers" }));
+    labelSize = null;
     fitLabels();
   }
 
-  // City labels readable from across the table: at least 16 px on a table-sized screen (1200 px
-  // wide or more) and 11 px on a tablet, however the board is scaled to fit. On a phone the
-  // board is too small for that many labels: they scale with it (pinch to zoom).
+  // ---- city labels: placed so that none overlaps another or covers a city ------------------
+  // Each label takes the best free spot around its dot: right, left, above, below, then the
+  // diagonals, then the same a step further out with a leader line to the dot. Large cities
+  // choose first, then the most crowded ones; a spot is free when it stays on the board and
+  // clear of every label already placed and of every city's dot; among free spots, the nearest
+  // in that order wins unless it crosses more routes, hides a region's name or sits close to
+  // another city. Labels are placed again whenever their size changes.
+  const SPOTS = [[1, 0], [-1, 0], [0, -1], [0, 1], [1, -1], [-1, -1], [1, 1], [-1, 1]];
+  const RINGS = [{ reach: 0, cost: 0 }, { reach: 1, cost: 8 }, { reach: 2, cost: 16 }, { reach: 3.2, cost: 24 }, { reach: 4.5, cost: 32 }];
+  const hits = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  function crosses(rect, g) {  // does the route's line (p1–p2) pass through the rectangle?
+    let t0 = 0, t1 = 1;
+    const dx = g.p2.x - g.p1.x, dy = g.p2.y - g.p1.y;
+    for (const [p, q] of [[-dx, g.p1.x - rect.x], [dx, rect.x + rect.w - g.p1.x], [-dy, g.p1.y - rect.y], [dy, rect.y + rect.h - g.p1.y]]) {
+      if (p === 0) { if (q < 0) return false; continue; }
+      const t = q / p;
+      if (p < 0) { if (t > t1) return false; if (t > t0) t0 = t; } else { if (t < t0) return false; if (t < t1) t1 = t; }
+    }
+    return true;
+  }
+  let labelSize = null;
+  function placeLabels() {
+    const root = $("ws-board");
+    const group = $("ws-labels");
+    if (!geo || !group) return;
+    const texts = [...group.querySelectorAll("text.ws-label")];
+    const sizeNow = getComputedStyle(texts[0] || root).fontSize;
+    if (sizeNow === labelSize) return;
+    labelSize = sizeNow;
+    const { box } = geo;
+    const dots = board.cities.map((c) => ({ name: c.name, x: c.x - radius(c) - 1, y: c.y - radius(c) - 1, w: 2 * radius(c) + 2, h: 2 * radius(c) + 2 }));
+    const routes = [...geo.routes.values()];
+    const regions = [...root.querySelectorAll(".ws-region-label")].map((t) => { const b = t.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; });
+    const near = (d, m) => ({ x: d.x - m, y: d.y - m, w: d.w + 2 * m, h: d.h + 2 * m });
+    const items = texts.map((t) => {
+      t.setAttribute("x", 0); t.setAttribute("y", 0); t.removeAttribute("text-anchor");
+      const b = t.getBBox();
+      const c = geo.cities.get(t.dataset.city);
+      const crowd = board.cities.filter((o) => o !== c && Math.hypot(o.x - c.x, o.y - c.y) < b.width + 2 * b.height).length;
+      return { t, c, w: b.width, h: b.height, dx: b.x, dy: b.y, crowd };
+    });
+    items.sort((a, b) => (b.c.large - a.c.large) || (b.crowd - a.crowd) || (a.c.x - b.c.x));
+    const placed = [], leaders = [];
+    for (const item of items) {
+      const { c, w, h } = item;
+      const gap = Math.max(2.5, h * 0.2), r = radius(c);
+      let best = null, least = null;  // the best free spot; the spot overlapping least, should none be free
+      for (const ring of RINGS) {
+        const out = r + gap + ring.reach * h;
+        SPOTS.forEach(([sx, sy], k) => {
+          const diagonal = sx !== 0 && sy !== 0 ? Math.SQRT1_2 : 1;
+          const ax = c.x + sx * out * diagonal, ay = c.y + sy * out * diagonal;
+          const rect = { x: sx > 0 ? ax : sx < 0 ? ax - w : ax - w / 2, y: sy > 0 ? ay : sy < 0 ? ay - h : ay - h / 2, w, h };
+          if (rect.x < box.x + 2 || rect.y < box.y + 2 || rect.x + w > box.x + box.w - 2 || rect.y + h > box.y + box.h - 2) return;
+          const clash = placed.filter((p) => hits(rect, p)).length + dots.filter((d) => d.name !== c.name && hits(rect, d)).length;
+          if (clash) {
+            if (!least || clash < least.clash) least = { rect, clash, ring, ax, ay };
+            return;
+          }
+          // fewer routes crossed, no faint region name hidden, no other dot close enough to
+          // seem the label's own
+          const cost = ring.cost + k + 3 * routes.filter((g) => crosses(rect, g)).length + 3 * regions.filter((x) => hits(rect, x)).length
+            + 2 * dots.filter((d) => d.name !== c.name && hits(rect, near(d, h * 0.6))).length;
+          if (!best || cost < best.cost) best = { rect, cost, ring, sx, sy, ax, ay };
+        });
+        if (best && best.ring === ring) break;  // a free spot this close: no need to go further out
+      }
+      // nowhere free (a board far denser than the default one): where it overlaps least
+      if (!best) best = least || { rect: { x: c.x + r + gap, y: c.y - h / 2, w, h }, ring: RINGS[0] };
+      placed.push(best.rect);
+      item.t.setAttribute("x", (best.rect.x - item.dx).toFixed(1));
+      item.t.setAttribute("y", (best.rect.y - item.dy).toFixed(1));
+      item.t.dataset.spot = best.ring.reach ? "leader" : "near";
+      if (best.ring.reach) {  // a leader line from the dot's edge to the label's near side
+        const len = Math.hypot(best.ax - c.x, best.ay - c.y) || 1;
+        leaders.push(svg("line", { class: "ws-leader", "data-city": c.name,
+          x1: (c.x + (best.ax - c.x) / len * (r + 1)).toFixed(1), y1: (c.y + (best.ay - c.y) / len * (r + 1)).toFixed(1),
+          x2: best.ax.toFixed(1), y2: best.ay.toFixed(1) }));
+      }
+    }
+    $("ws-leaders").replaceChildren(...leaders);
+    root.dataset.labels = "placed";
+  }
+
+  // City labels readable from across the table: 16 px on a table-sized screen (1200 px wide or
+  // more) and 11 px on a tablet, however the board is scaled to fit — but never more than
+  // LABEL_MOST board units (one twentieth of the board's height), so that a small laptop's
+  // board (720 px high) still has room for all 56 of them: there they get down to 11 px. On a
+  // phone the board is too small for that many labels: they scale with it (pinch to zoom).
+  const LABEL_MOST = 20;
   function fitLabels() {
     const root = $("ws-board");
     const ctm = root && root.getScreenCTM && root.getScreenCTM();
     if (!ctm || !ctm.a) return;
-    const px = window.innerWidth >= 1200 ? 16 : window.innerWidth >= 700 ? 11 : 0;
+    let px = window.innerWidth >= 1200 ? 16 : window.innerWidth >= 700 ? 11 : 0;
+    if (px > 11) px = Math.max(11, Math.min(px, LABEL_MOST * ctm.a));
     if (px) root.style.setProperty("--ws-label", (Math.ceil((px / ctm.a) * 100) / 100) + "px");
     else root.style.removeProperty("--ws-label");
+    placeLabels();
   }
   if (window.ResizeObserver) new ResizeObserver(() => fitLabels()).observe($("ws-board"));
   else window.addEventListener("resize", fitLabels);

@@ -13,13 +13,24 @@
   const cityCount = (n) => Junction.plural(n, "city", "cities");
   const PHASES = { ranking: "Choosing starting routes", engines: "Placing engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
   const SEAT_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98", orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
-  // Independents differ from the players in hue and in shape. Hue: tones between the eight
-  // seat colours (teal, magenta, olive, brown, sky, lavender, slate, rose, lime), the most
-  // distinct first. Shape: an independent's route is a chain of round beads and its legend
-  // swatch three beads; a player's track is solid blocks with a dark casing and a player is a
-  // solid dot. So the two never read alike, whatever colours a person can tell apart.
-  const INDIE_COLORS = ["#0f8f91", "#c2307e", "#74851a", "#7b4a2a", "#3b9fd1", "#9577c9", "#4f6475", "#d27c9b", "#9ab23a", "#a0632b", "#2f7a6a", "#b3596e"];
-  const indieColor = (id) => INDIE_COLORS[((Number(id) || 0) % INDIE_COLORS.length + INDIE_COLORS.length) % INDIE_COLORS.length];
+  // Independents differ from the players in hue and in shape, and from one another in colour
+  // and pattern at once. Hue: the gaps between the seat colours' hues (teal, magenta, olive,
+  // indigo; each dark and light), at least 30° from every seat colour's. Shape: an independent's
+  // route is a chain of round beads in one of five patterns (beads, pairs, capsules, bead and
+  // capsule, triples: .ws-indie.p0–p4 in ws_table.css), its legend swatch the same chain; a
+  // player's track is solid blocks with a dark casing and a player's marker a square block. The
+  // k-th railroad of the game (by id) takes colour k mod 8 and pattern k mod 5: as 8 and 5 share
+  // no factor, the first 40 railroads all differ, each from the next in both; from the 41st the
+  // beads are hollow (80 in all; a game holds at most 29).
+  const INDIE_COLORS = ["#0f8f91", "#c2307e", "#5a8f1a", "#5a4fcf", "#4fc3c0", "#e07ab0", "#9cc24a", "#9a92ea"];
+  const INDIE_PATTERNS = 5;
+  let indieStyles = new Map();  // railroad id → { color, pattern, hollow }
+  function indieStylesFor(railroads) {
+    const ids = [...new Set((railroads || []).map((r) => Number(r.id)))].sort((a, b) => a - b);
+    return new Map(ids.map((id, k) => [id, { color: INDIE_COLORS[k % INDIE_COLORS.length], pattern: k % INDIE_PATTERNS,
+      hollow: Math.floor(k / (INDIE_COLORS.length * INDIE_PATTERNS)) % 2 === 1 }]));
+  }
+  const indieStyle = (id) => indieStyles.get(Number(id)) || { color: INDIE_COLORS[0], pattern: 0, hollow: false };
 
   const initial = Junction.readJson("game-data");
   const code = initial.code;
@@ -59,9 +70,10 @@
   // the Content-Security-Policy refuses).
   const painted = (node, color) => { node.style.background = color; return node; };
   const dot = (color, extra) => painted(el("span", { class: "ws-t-dot" + (extra ? " " + extra : "") }), color);
-  // An independent's swatch: three beads, the shape of its routes on the board.
-  const beads = (color) => svg("svg", { class: "ws-t-swatch", viewBox: "0 0 24 12", "aria-hidden": "true" },
-    [4, 12, 20].map((cx) => svg("circle", { cx, cy: 6, r: 3.4, fill: color, stroke: "#1f1d1a", "stroke-width": 0.8 })));
+  // An independent's swatch: a stretch of its chain of beads, as its routes show on the board.
+  const beads = (style) => svg("svg", { class: "ws-t-swatch", viewBox: "0 0 40 12", "aria-hidden": "true", "data-pattern": style.pattern },
+    svg("line", { x1: 5, y1: 6, x2: 36, y2: 6, class: "ws-indie p" + style.pattern + (style.hollow ? " hollow" : ""), stroke: style.color }),
+    style.hollow ? svg("line", { x1: 5, y1: 6, x2: 36, y2: 6, class: "ws-indie-core p" + style.pattern }) : null);
   const routeKey = (a, b) => [a, b].sort().join("-");
 
   // ---- the static board: routes in segment blocks, cities, labels ------------------------
@@ -267,11 +279,11 @@
     const indieOf = new Map();
     for (const rr of view.railroads || []) {
       if (rr.acquired_by !== null && rr.acquired_by !== undefined) continue;
-      const color = indieColor(rr.id);
+      const style = indieStyle(rr.id), color = style.color;
       for (const c of rr.cities) indieOf.set(c, color);
       for (const x of rr.routes) {
         const g = geo.routes.get(x.route);
-        if (g) add(x.route, { color, from: g.a.name, segments: g.route.length, cls: "ws-indie", railroad: rr.id, grew: rr.grew_last_round.includes(x.route), title: rr.name });
+        if (g) add(x.route, { color, from: g.a.name, segments: g.route.length, cls: "ws-indie p" + style.pattern + (style.hollow ? " hollow" : ""), pattern: style.pattern, hollow: style.hollow, railroad: rr.id, grew: rr.grew_last_round.includes(x.route), title: rr.name });
       }
     }
     for (const p of view.players || []) {
@@ -301,6 +313,7 @@
         const line = stretch(o.g, o.from, o.segments, offset, attrs);
         line.append(svg("title", {}, o.title + ": " + o.key.replace("-", " – ")));
         parts.push(line);
+        if (o.hollow) parts.push(stretch(o.g, o.from, o.segments, offset, { class: "ws-indie-core p" + o.pattern, "data-railroad": o.railroad }));
       });
     }
     // Starting routes while players rank them: show what is on offer.
@@ -454,7 +467,7 @@
     const rows = (view.railroads || []).map((r) => {
       const merged = r.acquired_by !== null && r.acquired_by !== undefined;
       return el("li", { class: "ws-t-rr" + (merged ? " merged" : "") + (r.grew_last_round.length ? " grew" : ""), "data-railroad": r.id },
-        beads(indieColor(r.id)),
+        beads(indieStyle(r.id)),
         el("div", { class: "ws-t-rrbody" },
           el("b", { class: "ws-t-rrname", title: r.name }, r.name),
           merged
@@ -556,6 +569,7 @@
 
   // ---- wiring -----------------------------------------------------------------------------
   function renderAll() {
+    indieStyles = indieStylesFor(view && view.railroads);
     renderStatus();
     renderPlayers();
     renderMarket();

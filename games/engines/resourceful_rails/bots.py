@@ -155,7 +155,11 @@ class _Plan:
 
 
 _PAIRED = 8  # the best single orders that are tried in pairs
-TUNE = {"build_weight": 0.8, "major_keep": 30, "late": 40, "fast_at": 15, "advanced_at": 60}
+BUILD_WEIGHT = 0.8  # a dollar of track counts this much against a plan's payout (the track stays)
+MAJOR_KEEP = 30  # cash kept back when joining major cities with nothing else to build
+LATE = 40  # with cash this close to the goal, the missing major cities come before orders
+FAST_AT = UPGRADE_COST + 15  # cash for the first upgrade (modest to fast)
+ADVANCED_AT = UPGRADE_COST + 60  # cash for the second (to advanced)
 
 
 class _Planner:
@@ -270,7 +274,7 @@ class _Planner:
         build_turns = build / BUILD_LIMIT
         turns = max(move_turns, build_turns) + 0.5 * min(move_turns, build_turns) + 1
         payout = sum(leg.payout for leg in legs)
-        score = (payout - TUNE['build_weight'] * build) / turns
+        score = (payout - BUILD_WEIGHT * build) / turns
         if build > self.cash:
             score -= 1000  # cannot be paid for: only when nothing else can
         if self.rounds_left is not None and turns > self.rounds_left:
@@ -556,7 +560,7 @@ class _Planner:
         goals: list[tuple[str, int]] = []
         majors = self.core.majors_connected(self.rail, self.seat) if self.has_track else []
         missing = self.missing_majors(majors)
-        if len(majors) < WIN_MAJORS and self.cash >= WIN_CASH - TUNE['late']:
+        if len(majors) < WIN_MAJORS and self.cash >= WIN_CASH - LATE:
             goals.extend((c, 0) for c in missing)
         plans = self.plans()
         if plans:
@@ -575,7 +579,7 @@ class _Planner:
         if self.rounds_left is None or self.rounds_left > 8:
             goals.append(("upgrade", 0))
         if self.rounds_left is None:
-            goals.extend((c, TUNE['major_keep']) for c in missing)
+            goals.extend((c, MAJOR_KEEP) for c in missing)
         return goals
 
     def worth_building(self, plan: _Plan) -> bool:
@@ -595,9 +599,9 @@ class _Planner:
 
     def upgrade(self) -> Command | None:
         train = self.me["train"]
-        if train == "modest" and self.cash >= UPGRADE_COST + TUNE['fast_at']:
+        if train == "modest" and self.cash >= FAST_AT:
             to = "fast"
-        elif train in ("fast", "heavy") and self.cash >= UPGRADE_COST + TUNE['advanced_at']:
+        elif train in ("fast", "heavy") and self.cash >= ADVANCED_AT:
             to = "advanced"
         else:
             return None

@@ -547,6 +547,22 @@ Junction.RailMap = (() => {
       view = { cx: (bounds.minX + bounds.maxX) / 2, cy: (bounds.minY + bounds.maxY) / 2, u: fitScale() };
       apply();
     }
+    /* Fill the container with the map, no empty bands (the longer side cropped), centred on
+     * the milepost `key` if given (as far as the map's edges allow), else on the middle. */
+    function cover(key) {
+      measure();
+      const [w, h] = size();
+      const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
+      const u = Math.min(bw / w, bh / h);
+      const n = key === undefined || key === null ? null : m.byKey.get(keyOf(key));
+      const on = n && n.layer === layer ? n : null;
+      const half = (span, lo, hi) => [lo - 1.2 * SIZE + span / 2, hi + 1.2 * SIZE - span / 2];
+      const [x0, x1] = half(w * u, bounds.minX, bounds.maxX), [y0, y1] = half(h * u, bounds.minY, bounds.maxY);
+      const mid = (v, lo, hi) => (lo > hi ? (lo + hi) / 2 : Math.min(hi, Math.max(lo, v)));
+      fitted = false;
+      view = { cx: mid(on ? on.x : (bounds.minX + bounds.maxX) / 2, x0, x1), cy: mid(on ? on.y : (bounds.minY + bounds.maxY) / 2, y0, y1), u };
+      apply();
+    }
     /* Zoom by `factor` (below 1: closer) keeping the map point under (px, py) — CSS pixels
      * from the map's top left, default its middle — where it is. */
     function zoomBy(factor, px, py) {
@@ -714,6 +730,10 @@ Junction.RailMap = (() => {
         return true;
       },
       fit,
+      cover,
+      /* How much closer cover() is than fit(): 1 when the map's shape matches the container's. */
+      get coverRatio() { measure(); const [w, h] = size(); const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
+        return Math.max(bw / w, bh / h) / Math.min(bw / w, bh / h); },
       zoomIn() { fitted = false; zoomBy(1 / 1.6); },
       zoomOut() { fitted = false; zoomBy(1.6); },
       /* Zoom by `factor` (below 1: closer) about the middle; pan by CSS pixels. */

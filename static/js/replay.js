@@ -67,6 +67,9 @@
   const seatName = (index) => { const s = game.seats.find((x) => x.index === index); return s ? s.name : "seat " + (Number(index) + 1); };
   function describeAction(action) {
     if (!action || !action.command) return "";
+    // A title that tells its own actions in words (its play surface's describeAction) does.
+    const own = window.JunctionPlay && window.JunctionPlay.describeAction && action.command.cmd !== "admin" ? window.JunctionPlay.describeAction(action) : "";
+    if (own) return own;
     const command = action.command;
     // A game master's change ({"cmd": "admin", "action", "by", ...}): who made it, and what.
     const admin = command.cmd === "admin";
@@ -104,6 +107,7 @@
   $("rp-last").onclick = () => show(last);
   $("rp-slider").oninput = (e) => show(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.closest && e.target.closest(".railmap, input, select, textarea")) return;  // the map's own arrows pan it
     if (e.key === "ArrowRight") show(step + 1);
     if (e.key === "ArrowLeft") show(step - 1);
   });

@@ -58,6 +58,11 @@ COLORS: dict[str, str] = {
     "purple": "#CC79A7",
     "black": "#000000",
 }
+# What pages call them.
+COLOR_NAMES: dict[str, str] = {
+    "orange": "Orange", "sky": "Sky blue", "green": "Bluish green", "yellow": "Yellow", "blue": "Blue",
+    "vermilion": "Vermilion", "purple": "Reddish purple", "black": "Black",
+}
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -103,6 +108,7 @@ def content() -> dict[str, Any]:
         "goods": [{"id": g["id"], "name": g["name"], "sources": list(g["sources"])} for g in goods().values()],
         "trains": {k: {**v, "upgrades": list(v["upgrades"])} for k, v in TRAINS.items()},
         "colors": dict(COLORS),
+        "color_names": dict(COLOR_NAMES),
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}

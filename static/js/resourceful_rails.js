@@ -40,7 +40,22 @@
   const trainName = (id) => text((trainInfo[id] || {}).name, text(id));
   const colorName = (id) => text(colorNames[id], text(id));
   const cityAt = (key) => { const info = map && map.info(key); return info && info.city ? info.city.id : null; };
-  const placeName = (key) => { const c = cityAt(key); return c ? cityName(c) : "milepost " + text(key); };
+  /* A milepost in words: its city, or the open country near the closest city. */
+  function placeName(key) {
+    const c = cityAt(key);
+    if (c) return cityName(c);
+    const at = Junction.RailMap.parseKey(key);
+    if (!at || !content) return "a milepost";
+    const [x, y] = Junction.RailMap.pixel(content.map.layout, at[1], at[2]);
+    let best = null, bestD = Infinity;
+    for (const n of content.map.nodes) {
+      if (!n.city || n.at[0] !== at[0]) continue;
+      const [cx, cy] = Junction.RailMap.pixel(content.map.layout, n.at[1], n.at[2]);
+      const d = (cx - x) ** 2 + (cy - y) ** 2;
+      if (d < bestD) { bestD = d; best = n.city; }
+    }
+    return best ? "the open country near " + cityName(best) : "a milepost";
+  }
 
   // ---- words -------------------------------------------------------------------------------------
   let names = {};

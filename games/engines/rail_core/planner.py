@@ -254,10 +254,26 @@ def _sources(core: RailCore, rail: dict[str, Any], player: int, start: Any, from
     return sources
 
 
+def _direct_section(core: RailCore, rail: dict[str, Any], player: int, a: Any, b: Any,
+                    hooks: RailHooks) -> BuildPlan | None:
+    """The one new section from ``a`` to its neighbour ``b``, if nobody's track is there and the rules allow it."""
+    m = core.map
+    u, v = m.find(a), m.find(b)
+    if u == v or v not in core._out_by_node[u] or m.edge_key(u, v) in rail["track"]:
+        return None
+    plan, error, _culprit = core._evaluate_build(rail, player, [u, v], hooks)
+    return plan if error is None and plan.sections else None
+
+
 def plan_build_through(core: RailCore, rail: dict[str, Any], player: int, points: Sequence[Any], *,
                        hooks: RailHooks | None = None) -> BuildPlan | None:
     """The cheapest legal build through waypoints in order: ``points[0]`` is the start (None: from
-    anywhere building may start), each later point is reached in turn. Returns the whole plan or None."""
+    anywhere building may start), each later point is reached in turn. Returns the whole plan or None.
+
+    A point that is a neighbour of the one before, with no track between them yet, is reached by that
+    very section when it may be built (a player who taps two neighbouring mileposts means the section
+    between them, even where a way over their own track would cost nothing); otherwise by the
+    cheapest way."""
     if len(points) < 2:
         raise RulesError("bad-path", "Give a start (or None) and at least one milepost to build to.")
     hooks = hooks or DEFAULT_HOOKS
@@ -269,7 +285,9 @@ def plan_build_through(core: RailCore, rail: dict[str, Any], player: int, points
     path: list[int] = []
     start = points[0]
     for target in points[1:]:
-        leg = plan_build(core, scratch, player, target, start=start, hooks=hooks)
+        leg = _direct_section(core, scratch, player, start, target, hooks) if start is not None else None
+        if leg is None:
+            leg = plan_build(core, scratch, player, target, start=start, hooks=hooks)
         if leg is None:
             return None
         if leg.sections:

@@ -277,3 +277,20 @@ def test_move_plan_turns_round_only_at_a_city():
     plan = core.plan_move(rail, 0, k(1, 0), k(0, 0), came_from=k(0, 0))
     assert plan.path == path(1, 2, 1, 0) and plan.moves == 3
     assert core.plan_move(rail, 0, k(1, 0), k(0, 0), came_from=k(0, 0), moves_left=2) is None
+
+
+def test_build_through_neighbouring_points_takes_the_section_between_them():
+    # A loop of own track: from (2,0) to its neighbour (3,0) the way over own track is free, but a
+    # player who taps the two neighbours means the new section between them.
+    core = core_of(["......", "......", "......"])
+    rail = core.new_state([0, 1])
+    core.start_turn(rail, 0)
+    rail["track"].update({core.map.edge_key(core.map.find(a), core.map.find(b)): 0 for a, b in [
+        (k(2, 0), k(2, 1)), (k(2, 1), k(3, 1)), (k(3, 1), k(3, 0))]})
+    through = core.plan_build_through(rail, 0, [k(2, 0), k(3, 0)])
+    assert through.sections == [[k(2, 0), k(3, 0)]] and through.cost == 1
+    # Not neighbours: the cheapest way, over own track where it can.
+    assert core.plan_build_through(rail, 0, [k(2, 0), k(3, 1)]).sections == []
+    # A section already built by another player cannot be the way: the cheapest legal one is taken.
+    rail["track"][core.map.edge_key(core.map.find(k(2, 0)), core.map.find(k(3, 0)))] = 1
+    assert core.plan_build_through(rail, 0, [k(2, 0), k(3, 0)]).sections == []

@@ -56,6 +56,8 @@
     }
     return best ? "the open country near " + cityName(best) : "a milepost";
   }
+  /* Where a train stands, as a place in a sentence: "at Boise, ID", "in the open country near Boise, ID". */
+  const atPlace = (key) => (cityAt(key) ? "at " : "in ") + placeName(key);
 
   // ---- words -------------------------------------------------------------------------------------
   let names = {};
@@ -426,7 +428,7 @@
     const loads = me.loads.length ? andList.format(me.loads.map(goodName)) : "nothing";
     const parts = [
       el("p", {}, el("b", {}, trainName(me.train)), ": " + mileposts(me.speed) + " a turn, " + plural(me.capacity, "load") + "."),
-      el("p", {}, me.at ? "At " + placeName(me.at) + ", carrying " + loads + "." : "Not on the map yet: it goes on a city your track reaches at your first normal turn."),
+      el("p", {}, me.at ? "Standing " + atPlace(me.at) + ", carrying " + loads + "." : "Not on the map yet: it goes on a city your track reaches at your first normal turn."),
     ];
     if (view.active_seat === view.you && view.phase === "play" && payload.status === "active") {
       parts.push(el("p", { class: "muted" }, "This turn: " + mileposts(view.turn.moves_left) + " of movement left, " + dollars(view.turn.build_left) + " left to build."));
@@ -460,7 +462,7 @@
         el("div", { class: "row between" },
           el("span", { class: "rr-who" }, swatch(p.color), el("b", {}, (i + 1) + ". " + text(p.name, who(seat)) + (seat === view.you ? " (you)" : ""))),
           el("b", { class: "rr-cash" }, dollars(p.cash))),
-        el("div", { class: "rr-line" }, trainName(p.train) + " train" + (p.at ? " at " + placeName(p.at) : " (not placed)") + " · " + (p.loads.length ? "carrying " + andList.format(p.loads.map(goodName)) : "empty")),
+        el("div", { class: "rr-line" }, trainName(p.train) + " train" + (p.at ? " " + atPlace(p.at) : " (not placed)") + " · " + (p.loads.length ? "carrying " + andList.format(p.loads.map(goodName)) : "empty")),
         el("div", { class: "rr-line muted" }, plural(p.sections, "section") + " of track · " + plural(p.hand_size, "order card") + " · major cities joined: " + text(majors.length) + " of 7" + (majors.length ? " (" + majors.join(", ") + ")" : "")));
     });
   }

@@ -37,12 +37,20 @@
   const rejoinPanel = mine.host && typeof JunctionRejoin !== "undefined"
     ? JunctionRejoin.hostPanel($("room"), { code, token: mine.token, seats: () => summary.seats }) : null;
 
+  // A state that came before the play script ran (a fast socket, a slow script download) is
+  // drawn once the deferred scripts have run, not left undrawn until the next move.
+  let early = null;
+  document.addEventListener("DOMContentLoaded", () => {
+    if (early && window.JunctionPlay) { const payload = early; early = null; window.JunctionPlay.render(payload, context); }
+  });
+
   const connection = Junction.connectGame(code, mine.token, {
     onStatus: Junction.liveBadge($("conn")),
     onGame: renderGame,
     onState(payload) {
       document.body.dataset.version = payload.version;
       if (window.JunctionPlay) window.JunctionPlay.render(payload, context);
+      else early = payload;  // the play script (deferred) is not in yet: it draws this once it is
     },
     onError(error) {
       // Its seat was handed to another device: say so instead of showing the game.

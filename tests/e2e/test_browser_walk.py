@@ -132,7 +132,8 @@ class Walk:
                 try:
                     page.wait_for_selector(ready)
                 except Exception:
-                    self.problem(name, "ready", f"{name} @ {viewport}: never showed {ready!r}; script errors: {self.errors[-3:]}")
+                    shown = re.sub(r"\s+", " ", page.inner_text("body"))[:400]
+                    self.problem(name, "ready", f"{name} @ {viewport}: never showed {ready!r}; script errors: {self.errors[-3:]}; the page: {shown}")
                     continue
             self.check(f"{name}", viewport, page)
             for step in (then(page) if then else []):
@@ -298,6 +299,14 @@ def run_walk(walk: Walk, url: str) -> None:
     host[ws["code"]] = {"token": ws["host_token"], "host": True, "seat": 0}
     seat1[ws["code"]] = {"token": seat(url, ws["code"], "Ben", "blue"), "seat": 1}
     seat2[ws["code"]] = {"token": seat(url, ws["code"], "Cleo", "green"), "seat": 2}
+    # Resourceful Rails: one game to walk through its phases, one with five starting cards to discard from.
+    rr = create(url, "resourceful-rails", "Ada", {"round_limit": 3})
+    host[rr["code"]] = {"token": rr["host_token"], "host": True, "seat": 0}
+    seat1[rr["code"]] = {"token": seat(url, rr["code"], "Ben"), "seat": 1}
+    seat2[rr["code"]] = {"token": seat(url, rr["code"], "Cy"), "seat": 2}
+    rr5 = create(url, "resourceful-rails", "Ada", {"extra_starting_cards": True})
+    host[rr5["code"]] = {"token": rr5["host_token"], "host": True, "seat": 0}
+    seat1[rr5["code"]] = {"token": seat(url, rr5["code"], "Ben"), "seat": 1}
     spare = create(url, "toy", "Dee")  # a second open game: the home page lists two
     # A table screen held by a host without a seat (its host panel shows): a second Wood and Steel game.
     hosted = create(url, "wood-and-steel", None)
@@ -386,7 +395,36 @@ def run_walk(walk: Walk, url: str) -> None:
         walk.visit(f"ws-auction-{who}", f"/games/{ws_code}/", who=who, ready="body[data-phase=auction] #ws-feed li")
     walk.visit("table-auction", f"/games/{ws_code}/table", ready="body[data-phase=auction] #ws-t-feed li")
 
+    # Resourceful Rails: the build rounds (a tap planned on the map), the starting-card discard,
+    # normal turns with trains on the map, and (below) the end after a round limit.
+    rr_code = rr["code"]
+    rr_tokens = {0: rr["host_token"], 1: seat1[rr_code]["token"], 2: seat2[rr_code]["token"]}
+    start(url, rr_code, rr["host_token"])
+    rr_who = {0: "host", 1: "seat1", 2: "seat2"}
+
+    def tap_and_plan(page):
+        box = page.locator("#rr-map").bounding_box()
+        page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.55)
+        page.wait_for_selector("#rr-plan:not([hidden])")
+        page.wait_for_function("!/Planning/.test(document.querySelector('#rr-plan-text').textContent)")
+        yield "planned"
+
+    first = rr_who[game_row(rr_code).state["active"]]
+    walk.visit("rr-build-on-turn", f"/games/{rr_code}/", who=first, ready="#rr-map svg", then=tap_and_plan)
+    walk.visit("rr-build-watcher", f"/games/{rr_code}/", ready="#rr-map svg")
+    play_until(url, rr_code, rr_tokens, "planner", lambda s: s["phase"] == "play" and all(p["at"] for p in s["players"]))
+    on_turn = rr_who[game_row(rr_code).state["active"]]
+    walk.visit("rr-play-on-turn", f"/games/{rr_code}/", who=on_turn, ready="#rr-actions button",
+               then=lambda p: (p.click("#rr-hand .rr-demand-show"), ["demand-shown"])[1])
+    walk.visit("rr-play-waiting", f"/games/{rr_code}/", who=rr_who[(game_row(rr_code).state["active"] + 1) % 3], ready="#rr-hand .rr-card")
+    start(url, rr5["code"], rr5["host_token"])
+    play_until(url, rr5["code"], {0: rr5["host_token"], 1: seat1[rr5["code"]]["token"]}, "planner", lambda s: s["stage"] == "discard")
+    walk.visit("rr-discard", f"/games/{rr5['code']}/", who={0: "host", 1: "seat1"}[game_row(rr5["code"]).state["active"]],
+               ready="#rr-discard", then=lambda p: (p.locator("#rr-hand input[type=checkbox]").first.check(), ["one-chosen"])[1])
+
     # Finished: the game master hands the seats to bots, which play to the end.
+    bots_finish(rr_code, "planner")
+    walk.visit("rr-finished", f"/games/{rr_code}/", who="seat1", ready="body[data-status=finished] #rr-winner:not([hidden])")
     bots_finish(toy["code"], "random")
     bots_finish(lw["code"], "random")
     bots_finish(ws_code, "simple")
@@ -395,7 +433,7 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("ws-finished", f"/games/{ws_code}/", who="seat1", ready="body[data-phase=finished] #ws-feed li", then=tabs("ties", "market"))
     walk.visit("table-finished", f"/games/{ws_code}/table", ready="body[data-phase=finished] #ws-t-feed li")
     walk.visit("replay-ws-start", f"/games/{ws_code}/replay", ready="body[data-step='1']")
-    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws")):
+    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws"), (rr_code, "rr")):
         last = game_row(code).version
         if kind != "toy":
             walk.visit(f"replay-{kind}-middle", f"/games/{code}/replay?step={last // 2}", ready=f"body[data-step='{last // 2}']")

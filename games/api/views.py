@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -58,6 +60,9 @@ class KindsView(APIView):
         return Response([engine.describe() for engine in all_engines()])
 
 
+# Gzip for the large public JSON only (a kind's content, the action log): neither carries a secret, so
+# compressing them cannot leak one (BREACH); pages with a CSRF token stay uncompressed.
+@method_decorator(gzip_page, name="dispatch")
 class KindContentView(APIView):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT, 304: None, 404: s.ErrorSerializer},
@@ -72,7 +77,9 @@ class KindContentView(APIView):
             raise NotFound("no-content", f"{engine.title} has no content to fetch.")
         body = content()
         etag = f'"{body["version"]}"'
-        if request.headers.get("If-None-Match") == etag:
+        # Compressed, the ETag goes out weak (W/"…"); either form names the same content.
+        asked = {t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")}
+        if etag in asked:
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response(body)
@@ -312,6 +319,7 @@ class PlanView(APIView):
         return Response(selectors.game_plan(game=game, seat=actor.seat, request=request.data))
 
 
+@method_decorator(gzip_page, name="dispatch")
 class ActionsView(APIView):
     throttle_classes = [ReadRateThrottle]
 

@@ -19,9 +19,9 @@
   // ---- content: the map and the names of things ------------------------------------------------
   let content = null, contentLoading = null;
   let cityNames = {}, cityNodes = {}, goodNames = {}, goodSources = {}, trainInfo = {}, colorHex = {}, colorNames = {};
-  function loadContent(ctx) {
+  function loadContent() {
     if (!contentLoading) {
-      contentLoading = ctx.api("GET", "/api/kinds/" + KIND + "/content").then((result) => {
+      contentLoading = Junction.api("GET", "/api/kinds/" + KIND + "/content").then((result) => {
         if (!result.ok || !result.data || !result.data.map) { contentLoading = null; throw new Error(Junction.errorText(result)); }
         content = result.data;
         for (const c of content.map.cities) { cityNames[c.id] = c.name; cityNodes[c.id] = []; }
@@ -469,7 +469,7 @@
 
   // ---- what happened (newest first) ----------------------------------------------------------------
   let feedAfter = 0, feedQueue = Promise.resolve();
-  const FEED_MAX = 200;
+  const FEED_MAX = 200, FEED_ACTIONS = 120;
   function feedLines(actions) {
     const out = [];
     for (const action of actions) for (const e of action.events || []) {
@@ -487,6 +487,8 @@
       list.replaceChildren(...lines.reverse().slice(0, FEED_MAX));
       return;
     }
+    // A page opened late in a game reads only the end of the log: the list keeps FEED_MAX lines.
+    if (!feedAfter && last && last.payload.version > FEED_ACTIONS) feedAfter = last.payload.version - FEED_ACTIONS;
     feedQueue = feedQueue.then(async () => {
       const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + feedAfter);
       if (!result.ok || !Array.isArray(result.data)) return;
@@ -560,12 +562,15 @@
     refreshFeed(ctx);
   }
 
+  // The map is needed at once: ask for it now (the template preloads it), not when the first state comes.
+  loadContent().catch(() => {});
+
   window.JunctionPlay = {
     render(payload, ctx) {
       if (!payload || !payload.state) return;
       last = { payload, ctx };
       if (content) { renderAll(); return; }
-      loadContent(ctx).then(renderAll).catch((err) => { $("rr-map-loading").textContent = "The map did not load: " + text(err && err.message, "try again") + "."; });
+      loadContent().then(renderAll).catch((err) => { $("rr-map-loading").textContent = "The map did not load: " + text(err && err.message, "try again") + "."; });
     },
     describe,
     describeAction,

@@ -104,3 +104,28 @@ def test_a_kind_without_a_planner_says_so(api_client):
     post(api_client, f"/api/games/{created['code']}/start", {}, created["host_token"])
     response = post(api_client, f"/api/games/{created['code']}/plan", {"plan": "build", "points": []}, created["host_token"])
     assert response.status_code == 400 and error_code(response) == "no-planner"
+
+
+def test_content_is_sent_compressed_and_its_weak_etag_still_matches(api_client):
+    import gzip
+    import json
+
+    response = api_client.get("/api/kinds/resourceful-rails/content", HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
+    body = json.loads(gzip.decompress(response.content))
+    assert len(response.content) * 4 < len(json.dumps(body))
+    assert response["ETag"] == f'W/"{body["version"]}"' and "Accept-Encoding" in response["Vary"]
+    again = api_client.get("/api/kinds/resourceful-rails/content", HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304 and not again.content
+    plain = api_client.get("/api/kinds/resourceful-rails/content")
+    assert "Content-Encoding" not in plain and json.loads(plain.content)["version"] == body["version"]
+
+
+def test_the_action_log_is_sent_compressed(api_client, rails):
+    import gzip
+
+    for token in ("t0", "t1", "t1", "t0"):  # the snake: Ann, Bo, Bo, Ann end their build turns
+        assert post(api_client, f"/api/games/{rails['code']}/commands", {"cmd": "end-turn"}, rails[token]).status_code == 200
+    response = api_client.get(f"/api/games/{rails['code']}/actions?after=0", HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
+    assert [a["sequence"] for a in json.loads(gzip.decompress(response.content))] == [1, 2, 3, 4, 5]

@@ -257,7 +257,7 @@ class _Planner:
         for good in set(fresh):
             if fresh.count(good) > self.state["supply"].get(good, 0):
                 return None
-        aboard = len(carried)
+        aboard = len(loads)  # every load on the train takes room, the ones this plan does not deliver too
         peak = aboard
         for kind, _city, _leg in stops:
             aboard += 1 if kind == "load" else -1

@@ -241,3 +241,26 @@ def test_random_bot_plays_legal_commands():
         command = ENGINE.bot_command(state, seat=seat, bot="random", rng=rng)
         assert command in ENGINE.legal_commands(state, seat=seat)
         ENGINE.apply(state, seat=seat, command=command)
+
+
+def test_no_plan_needs_more_room_than_the_train_has():
+    # A full modest train (2 loads: cattle for the card, and wine no card here wants): a plan that
+    # fetches another load before delivering would need a third place on the train.
+    state = at_logan_line(loads=["cattle", "wine"])
+    me = state["players"][0]
+    planner_ = bots._Planner(ENGINE, state, 0)
+    plans = planner_.plans()
+    assert plans
+    for plan in plans:
+        aboard = peak = len(me["loads"])
+        for kind, _city, _leg in plan.stops:
+            aboard += 1 if kind == "load" else -1
+            peak = max(peak, aboard)
+        assert peak <= ENGINE.capacity(state, 0), [(k, c) for k, c, _ in plan.stops]
+
+
+def test_a_planner_carrying_wanted_loads_on_a_full_train_does_not_shuttle_forever():
+    # Seed 1023 once left the planner moving back and forth for 13,000 rounds: its plan fetched a
+    # third load for a train with room for two, so it never got to load it, nor to deliver.
+    summary, state = play_game(["planner", "random"], seed=1023, max_steps=3000)
+    assert summary["end_reason"] == "won" and summary["winners"] == [0] and state["round"] < 100

@@ -616,6 +616,13 @@ class RailCore:
 
         return plan_build_through(self, rail, player, points, hooks=hooks)
 
+    def move_distances(self, rail: dict[str, Any], player: int, start: Any, *, came_from: Any = None,
+                       hooks: RailHooks | None = None) -> dict[str, int]:
+        """Movement points from ``start`` to every milepost the train reaches (see :func:`.planner.move_distances`)."""
+        from .planner import move_distances
+
+        return move_distances(self, rail, player, start, came_from=came_from, hooks=hooks)
+
     def plan_move(self, rail: dict[str, Any], player: int, start: Any, target: Any, *, moves_left: int | None = None,
                   cash: int | None = None, came_from: Any = None, prefer: str = "moves",
                   hooks: RailHooks | None = None) -> MovePlan | None:

@@ -382,3 +382,36 @@ def plan_move(core: RailCore, rail: dict[str, Any], player: int, start: Any, tar
                 parent[nstate] = state
                 heapq.heappush(heap, (nm, nfee, v, u, nmask) if by_moves else (nfee, nm, v, u, nmask))
     return None
+
+
+def move_distances(core: RailCore, rail: dict[str, Any], player: int, start: Any, *, came_from: Any = None,
+                   hooks: RailHooks | None = None) -> dict[str, int]:
+    """The fewest movement points from ``start`` to every milepost a train there can reach along track,
+    reversing only where the rules allow (the way the train faces, ``came_from``, counts), by key. Fees
+    are not counted: this is how far, for weighing plans; :func:`plan_move` gives the move itself."""
+    hooks = hooks or DEFAULT_HOOKS
+    m = core.map
+    s = m.find(start)
+    prev0 = m.find(came_from) if came_from is not None else -1
+    best: dict[tuple[int, int], int] = {(s, prev0): 0}
+    out: dict[int, int] = {s: 0}
+    reverse: dict[int, bool] = {}
+    heap: list[tuple[int, int, int]] = [(0, s, prev0)]
+    while heap:
+        moves, u, prev = heapq.heappop(heap)
+        if best[(u, prev)] < moves:
+            continue
+        for v, mv, _fees in core.step_options(rail, player, u, hooks):
+            if v == prev:
+                ok = reverse.get(u)
+                if ok is None:
+                    ok = reverse[u] = core.can_reverse_at(player, u, hooks)
+                if not ok:
+                    continue
+            nm = moves + mv
+            if nm < best.get((v, u), _BIG):
+                best[(v, u)] = nm
+                if nm < out.get(v, _BIG):
+                    out[v] = nm
+                heapq.heappush(heap, (nm, v, u))
+    return {m.key(i): d for i, d in out.items()}

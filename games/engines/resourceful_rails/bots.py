@@ -184,6 +184,7 @@ class _Planner:
         self.here = engine.city_at(self.me["at"]) if self.me["at"] is not None else None
         self._plans: list[_Plan] | None = None
         self._join: dict[str, int] = {}
+        self._distances: dict[str, int] | None = None  # movement to every milepost the train reaches
 
     # -- costs -------------------------------------------------------------------------------------------
 
@@ -225,10 +226,16 @@ class _Planner:
         return total, order
 
     def steps_to(self, city: str) -> int:
-        """Estimated mileposts from the train to ``city`` (0 when the train is not on the map yet)."""
+        """Mileposts from the train to ``city`` (0 when the train is not on the map yet): the real move
+        along the track when there is one — the way the train faces counts, since it reverses only at a
+        city — else the empty board's estimate. (With the estimate alone a train between two cities
+        facing away from its plan's first stop shuttled: the plan changed each time it turned round.)"""
         if self.at is None:
             return 0
-        return _from_city(city)[1][self.at]
+        if self._distances is None:
+            self._distances = self.core.move_distances(self.rail, self.seat, self.me["at"], came_from=self.me["came_from"])
+        known = [self._distances[k] for k in (self.m.key(u) for u in _cities()[city]) if k in self._distances]
+        return min(known) if known else _from_city(city)[1][self.at]
 
     # -- the plan ----------------------------------------------------------------------------------------
 

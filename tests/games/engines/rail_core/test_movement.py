@@ -199,3 +199,18 @@ def test_hooks_change_costs_legality_movement_fees_and_reversing(layers):
     with pytest.raises(RulesError):
         core.check_move(rail, 0, [k(0, 0), k(1, 0), k(2, 0), k(1, 0)])
     assert core.check_move(rail, 0, [k(0, 0), k(1, 0), k(0, 0)], hooks=hooks).moves == 2
+
+
+def test_move_distances_count_the_way_the_train_faces(line):
+    core, rail = line
+    # From (1,0) having come from (0,0) the train faces east: (0,0) is behind it, reached only by going
+    # on to the city at (2,0), turning there and coming back (3 moves), never by reversing on the spot.
+    facing_east = core.move_distances(rail, 0, k(1, 0), came_from=k(0, 0))
+    assert facing_east[k(0, 0)] == 3 and facing_east[k(2, 0)] == 1 and facing_east[k(6, 0)] == 5
+    # Standing with no direction it goes either way.
+    assert core.move_distances(rail, 0, k(1, 0))[k(0, 0)] == 1
+    # No track, no reach: row 1 has none.
+    assert k(1, 1) not in facing_east and facing_east[k(1, 0)] == 0
+    # Each distance is what plan_move takes for the fewest moves.
+    for key, moves in facing_east.items():
+        assert core.plan_move(rail, 0, k(1, 0), key, came_from=k(0, 0)).moves == moves

@@ -1,0 +1,1 @@
+"""Runerail: this project's own fantasy crayon-rail game on the shared rail core (issue 15)."""

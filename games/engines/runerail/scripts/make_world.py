@@ -222,11 +222,11 @@ def terrain_for(region: str, e: float, m: float) -> str:
     if region == "thornwood":  # old forest with clearings
         return "mountain" if e > 0.62 else "forest" if m > 0.3 else "plain"
     if region == "saltmere":  # coast plains
-        return "mountain" if e > 0.7 else "forest" if m > 0.66 else "plain"
+        return "mountain" if e > 0.7 else "forest" if m > 0.6 else "plain"
     if region == "ashen-reach":  # volcanoes, ash, mountains
         return "volcano" if e > 1.12 else "mountain" if e > 0.45 else "desert" if m < 0.42 else "plain"
     if region == "sunward-sands":  # desert, a few hills and green oases
-        return "mountain" if e > 0.55 else "plain" if m > 0.8 else "desert"
+        return "mountain" if e > 0.55 else "plain" if m > 0.74 else "desert"
     if region == "verdant-tangle":  # jungle
         return "volcano" if e > 0.95 else "mountain" if e > 0.6 else "jungle" if m > 0.27 else "forest"
     if region == "lantern-isles":

@@ -12,39 +12,9 @@ where the published facts are missing (ships' boarding costs, event areas).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
-PACKAGE = Path(__file__).resolve().parents[1]
-DATA = PACKAGE / "data"
-
-
-# -- a stable JSON writer (one line per item of the top levels, compact below) -------------------
-
-def read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
-def dumps(value: Any, level: int = 0, flat_below: int = 2) -> str:
-    """JSON with one line per item of the top ``flat_below`` levels and compact lines below them,
-    so a data file diffs line by line. Same input, same bytes."""
-    if level >= flat_below or not isinstance(value, (dict, list)) or not value:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    pad = "  " * (level + 1)
-    if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, level + 1, flat_below)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
-    items = [pad + dumps(v, level + 1, flat_below) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
-
-
-def write_json(path: Path, value: Any, flat_below: int = 2) -> str:
-    text = dumps(value, 0, flat_below) + "\n"
-    path.write_text(text, encoding="utf-8")
-    return text
-
+from ._common import DATA, write_json
 
 # -- foremen -------------------------------------------------------------------------------------
 # The published deck: 13 cards, kept here by ability kind with the published counts.
@@ -171,7 +141,7 @@ def make_components() -> dict[str, Any]:
 # -- events --------------------------------------------------------------------------------------
 # Every event is one effect from a closed list of kinds with parameters. An area is one of:
 #   {"region": id}                  the mileposts (or sea points) of a region
-#   {"within": n, "of": city id}    mileposts at most n steps from the city (a major city: its centre)
+#   {"within": n, "of": city id}    mileposts at most n hex steps from the city (a major city: its centre)
 #   {"terrain": t}                  mileposts of that terrain (track: sections built *to* them)
 #   {"river": name}                 the pairs that cross the named river (track: its bridges)
 #   {"crossing": kind}              the pairs crossing any river (or inlet) of the map
@@ -200,8 +170,8 @@ EVENT_KINDS = {
 DURATIONS = ("next-turn-end", "once", "game")
 PLAYERS = ("all", "drawer", "others")
 
-# River names: from data/map.json's crossings of kind "river" (the world map). Empty: every river.
-RIVERS_FLOODED: list[str] = []
+# River names: data/map.json's crossings of kind "river" (the world map).
+RIVERS_FLOODED = ["Briarbeck", "Icebourne", "Rimewater"]  # the snowmelt rivers off the Rimeteeth
 
 EVENTS: list[dict[str, Any]] = [
     {"id": "guildhall-quarrel", "title": "Quarrel at the Masons' Guildhall", "kind": "no-build",
@@ -211,11 +181,10 @@ EVENTS: list[dict[str, Any]] = [
      "params": {"area": {"within": 4, "of": "goldmeadow"}, "players": "others"},
      "text": "Goldmeadow's surveyors swear to stake no line for anyone but the one who paid them last."},
     {"id": "thaw-torrents", "title": "Thaw Torrents", "kind": "track-destroyed",
-     "params": {"area": {"any": [{"river": r} for r in RIVERS_FLOODED]} if RIVERS_FLOODED else {"crossing": "river"},
-                "rebuild_turns": 3},
+     "params": {"area": {"any": [{"river": r} for r in RIVERS_FLOODED]}, "rebuild_turns": 3},
      "duration": "once",
      "text": "The spring melt comes down all at once and carries every trestle with it."},
-    {"id": "glass-wind", "title": "The Glass Wind", "kind": "track-destroyed",
+    {"id": "scouring-gale", "title": "The Scouring Gale", "kind": "track-destroyed",
      "params": {"area": {"terrain": "desert"}, "rebuild_turns": 3}, "duration": "once",
      "text": "A hot gale full of grit scours the dunes and buries the rails beneath them."},
     {"id": "cinder-waking", "title": "The Cinder Peaks Wake", "kind": "track-destroyed",
@@ -289,8 +258,8 @@ def make_events() -> dict[str, Any]:
                       "once": "takes effect when drawn, on what is in the area then, and is over",
                       "game": "for the rest of the game"},
         "areas": {"region": "the mileposts (or sea points) of a region: {\"region\": id}",
-                  "within": "mileposts at most n steps from a city, counted like movement from a major "
-                            "city's centre: {\"within\": n, \"of\": city id}",
+                  "within": "mileposts at most n hex steps from a city's milepost (a major city's centre), "
+                            "on its layer: {\"within\": n, \"of\": city id}",
                   "terrain": "mileposts of a terrain (track: sections built to them): {\"terrain\": t}",
                   "river": "the milepost pairs crossing a river of the map (track: its bridges): {\"river\": name}",
                   "crossing": "the milepost pairs crossing any crossing of a kind, e.g. every river: "

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from games.engines.runerail.scripts import make_components
+from games.engines.rail_core import RailCore, load_map
+from games.engines.runerail.scripts import _common, make_components
 
 DATA = make_components.DATA
 
@@ -61,6 +62,13 @@ def comps():
 @pytest.fixture(scope="module")
 def events():
     return read("events.json")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    if not (DATA / "demands.json").exists():
+        pytest.skip("data/demands.json is not there yet (it needs the world map)")
+    return read("demands.json")
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +230,7 @@ def test_no_published_name_appears(path):
     titles = []
     data = json.loads(text)
     for key in ("foremen", "locos", "ships", "events"):
-        titles += [x.get("title") or x.get("name") for x in data.get(key, [])]
+        titles += [x.get("title") or x.get("name") for x in data.get(key, []) if isinstance(x, dict)]
     for title in filter(None, titles):
         for name in DENY_TITLES:
             assert not re.search(rf"\b{name.lower()}\b", title), f"{path.name}: {title!r}"
@@ -231,7 +239,103 @@ def test_no_published_name_appears(path):
 # -- the scripts are deterministic ---------------------------------------------------------------
 
 def test_make_components_rerun_writes_identical_bytes():
-    comps = make_components.dumps(make_components.make_components()) + "\n"
-    events = make_components.dumps(make_components.make_events()) + "\n"
+    comps = _common.dumps(make_components.make_components()) + "\n"
+    events = _common.dumps(make_components.make_events()) + "\n"
     assert comps == (DATA / "components.json").read_text(encoding="utf-8")
     assert events == (DATA / "events.json").read_text(encoding="utf-8")
+
+
+def test_make_demands_rerun_writes_identical_bytes(deck, world):
+    from games.engines.runerail.scripts import make_demands
+
+    data = make_demands.make_demands(world, read("loads.json"), read("events.json"))
+    assert _common.dumps(data) + "\n" == (DATA / "demands.json").read_text(encoding="utf-8")
+
+
+# -- the demand deck -------------------------------------------------------------------------------
+
+def demands(deck):
+    return [d for card in deck["cards"] for d in card["demands"]]
+
+
+def test_at_least_120_cards_of_three_demands(deck, world):
+    cities = {c["id"] for c in world["cities"]}
+    assert len(deck["cards"]) >= 120
+    assert len({c["id"] for c in deck["cards"]}) == len(deck["cards"])
+    for card in deck["cards"]:
+        assert len(card["demands"]) == 3
+        assert len({d["load"] for d in card["demands"]}) == 3, card["id"]
+        assert len({d["city"] for d in card["demands"]}) == 3, card["id"]
+        for d in card["demands"]:
+            assert d["city"] in cities and d["load"] in LOADS
+            assert isinstance(d["payout"], int) and d["payout"] > 0
+
+
+def test_every_load_is_demanded_and_no_city_demands_what_it_makes(deck):
+    sources = {x["id"]: set(x["sources"]) for x in read("loads.json")["loads"]}
+    assert set(sources) == LOADS
+    assert {d["load"] for d in demands(deck)} == LOADS
+    for d in demands(deck):
+        assert d["city"] not in sources[d["load"]], d
+
+
+def test_payout_follows_the_formula_and_never_falls_with_distance(deck):
+    p = deck["payout"]
+    for d in demands(deck):
+        assert d["distance"] >= p["min_distance"]
+        assert d["payout"] == (10 * p["base"] + round(10 * p["per_cost"]) * d["distance"] + 5) // 10
+    by_load: dict[str, list[tuple[int, int]]] = {}
+    for d in demands(deck):
+        by_load.setdefault(d["load"], []).append((d["distance"], d["payout"]))
+    for load, pairs in by_load.items():
+        pairs.sort()
+        assert [pay for _, pay in pairs] == sorted(pay for _, pay in pairs), load
+        for (d1, p1), (d2, p2) in zip(pairs, pairs[1:], strict=False):
+            assert d1 < d2 or p1 == p2, load  # the same distance pays the same
+    pays = [d["payout"] for d in demands(deck)]
+    assert min(pays) >= 8 and max(pays) <= 80
+
+
+def test_distance_is_the_cheapest_join_from_the_nearest_source(deck, world):
+    """Each recorded distance is the script's least cost from the load's nearest source; it is
+    no more than a real build the rail core plans on an empty board from a major-city source
+    (where there is one and no sea lies between)."""
+    from games.engines.runerail.scripts import make_demands
+
+    core = RailCore(load_map(world), rules=make_demands.RULES)
+    m = core.map
+    sea = make_demands.voyages(m, world)
+    costs = [land + sea[u] for u, land in enumerate(make_demands.section_costs(core))]
+    sources = {x["id"]: x["sources"] for x in read("loads.json")["loads"]}
+    each = {lid: {cid: make_demands.build_distances(m, costs, [cid]) for cid in cities} for lid, cities in sources.items()}
+    rail = core.new_state(players=[0])
+    gates = make_demands.GateCost(make_demands.gate_nodes(m))
+    checked = 0
+    for d in demands(deck):
+        per_source = [each[d["load"]][s].get(d["city"]) for s in sources[d["load"]]]
+        assert d["distance"] == min(x for x in per_source if x is not None)
+        for s in sources[d["load"]]:
+            if m.cities[s].size != "major" or checked >= 40:
+                continue
+            plan = core.plan_build(rail, 0, m.key(m.cities[d["city"]].nodes[0]), start=m.key(m.cities[s].centre),
+                                   hooks=gates)
+            if plan is not None:
+                assert d["distance"] <= plan.cost, d
+                checked += 1
+    assert checked > 0
+
+
+def test_the_lantern_isles_and_every_major_get_demands(deck, world):
+    region = {c["id"]: c["region"] for c in world["cities"]}
+    cities = {d["city"] for d in demands(deck)}
+    assert any(region[c] == "lantern-isles" for c in cities)
+    assert MAJORS <= cities
+
+
+def test_the_deck_is_the_demand_cards_and_the_events(deck, events):
+    ids = [c["id"] for c in deck["cards"]]
+    event_ids = [e["id"] for e in events["events"]]
+    assert deck["events"] == event_ids
+    assert sorted(deck["deck"]) == sorted(ids + event_ids)
+    assert len(set(deck["deck"])) == len(deck["deck"])
+    assert not set(ids) & set(event_ids)

@@ -232,7 +232,7 @@ EVENTS: list[dict[str, Any]] = [
     {"id": "guild-ledger-sealed", "title": "The Labour Guild Seals Its Ledger", "kind": "no-foreman-change",
      "params": {},
      "text": "No crew may be signed on or let go until the guild's clerks finish their count."},
-    {"id": "crown-levy", "title": "The Iron Council's Levy", "kind": "war-tax",
+    {"id": "crown-levy", "title": "The High Council's Levy", "kind": "war-tax",
      "params": {"table": "war_tax"}, "duration": "once",
      "text": "The council's collectors arrive with scales, ledgers and very large friends."},
 ]

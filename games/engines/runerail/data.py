@@ -1,0 +1,176 @@
+"""Runerail's content and fixed numbers: the world map, the loads, the cards, the components.
+
+The data files are generated (see README.md, WORLD.md, COMPONENTS.md); this module only reads them,
+once per process, and builds the one :class:`RailCore` every game of this kind shares.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from ..rail_core import RailCore, load_map
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# The published build costs (the reference, "Build costs"): the milepost built *to* (its city's cost,
+# else its terrain's) plus 2 per river and 3 per ocean inlet crossed; sea points are not mileposts.
+# The Deepway gates (2) are not a terrain: :data:`GATE_COST`, priced by the engine's section_cost hook.
+RULES: dict[str, Any] = {
+    "terrain_cost": {"plain": 1, "desert": 1, "forest": 2, "mountain": 2, "jungle": 3, "alpine": 5,
+                     "volcano": 5, "underground": 5},
+    "city_cost": {"small": 3, "medium": 3, "major": 5},
+    "crossing_cost": {"river": 2, "inlet": 3},
+    # Public passages nobody builds: the Ley Line (one milepost from any milepost of Thornhollow to any
+    # of Emberforge, joins them for the win), the Prism Bridge (closed until its event), the gates
+    # (1 movement point between the layers).
+    "link_kinds": {"magic": {"track": False, "moves": 1, "connects": True},
+                   "bridge": {"track": False, "moves": 1, "connects": True},
+                   "entrance": {"track": False, "moves": 1, "connects": True}},
+    "city_caps": {"small": 2, "medium": 3},
+    "max_own_sections": 3,
+    "major_starts_per_turn": 2,
+    "toll": 4,
+    "courtesy": True,
+    "reverse_at_ports": True,
+}
+
+GATE_COST = 2  # building to a Deepway gate milepost (published: an Underground entrance costs 2)
+PORT_CAP = 2  # players who may build into a port outside a major city (published), medium ports too
+GATE_MAX_OWN = 3  # one player's sections into one Deepway gate milepost (published: tunnel entrances)
+BUILD_LIMIT = 20  # what a turn may spend on hiring, building and upgrading together
+START_GOLD = 60
+HAND = 3
+BUILD_ROUNDS = 3  # initial build turns: in order, reversed, in order
+DEEP_LAYER = 1  # the Deepways
+BRIBE = 1  # the Deepways' movement bribe and build bribe, each once a turn
+WIN_MAJORS = 7  # of the 8 major cities, joined by one network
+WIN_GOLD = 250
+
+LEY_LINE = "The Ley Line"
+PRISM_BRIDGE = "The Prism Bridge"
+
+# Players' colours: the Okabe–Ito palette, the first six in seat order.
+COLORS: dict[str, str] = {
+    "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
+    "vermilion": "#D55E00",
+}
+
+
+def _read(name: str) -> dict[str, Any]:
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def map_data() -> dict[str, Any]:
+    return _read("map.json")
+
+
+@functools.lru_cache(maxsize=1)
+def core() -> RailCore:
+    """The rail core for the world and its rules (shared: it holds no game state)."""
+    return RailCore(load_map(map_data()), RULES)
+
+
+@functools.lru_cache(maxsize=1)
+def loads() -> dict[str, dict[str, Any]]:
+    """The loads by id: ``{"id", "name", "chips", "sources": [city ids]}``."""
+    return {x["id"]: x for x in _read("loads.json")["loads"]}
+
+
+@functools.lru_cache(maxsize=1)
+def city_loads() -> dict[str, tuple[str, ...]]:
+    """Each city's loads (ids), as the map lists them."""
+    return {c["id"]: tuple(c.get("loads", ())) for c in map_data()["cities"]}
+
+
+@functools.lru_cache(maxsize=1)
+def _demands() -> dict[str, Any]:
+    return _read("demands.json")
+
+
+@functools.lru_cache(maxsize=1)
+def demand_cards() -> dict[str, dict[str, Any]]:
+    """Demand cards by id: ``{"id", "demands": [{"city", "load", "payout", "distance"}] * 3}``."""
+    return {c["id"]: c for c in _demands()["cards"]}
+
+
+@functools.lru_cache(maxsize=1)
+def events() -> dict[str, dict[str, Any]]:
+    """Event cards by id: ``{"id", "title", "text", "kind", "params", "duration"}``."""
+    return {e["id"]: e for e in _read("events.json")["events"]}
+
+
+def deck() -> list[str]:
+    """Every card of the demand deck (demand ids and event ids), in the data's order."""
+    return list(_demands()["deck"])
+
+
+@functools.lru_cache(maxsize=1)
+def components() -> dict[str, Any]:
+    return _read("components.json")
+
+
+@functools.lru_cache(maxsize=1)
+def foremen() -> dict[str, dict[str, Any]]:
+    """The 13 foreman cards by id: ``{"id", "kind", "kind_name", "name", "text", "rule", "ability"}``."""
+    return {f["id"]: f for f in components()["foremen"]}
+
+
+@functools.lru_cache(maxsize=1)
+def locos() -> dict[str, dict[str, Any]]:
+    """Loco types by id: ``{"id", "name", "level", "loads", "speed", "count", "text"}``."""
+    return {x["id"]: x for x in components()["locos"]}
+
+
+def start_loco() -> str:
+    return components()["start_loco"]
+
+
+def hiring() -> dict[str, Any]:
+    return components()["hiring"]
+
+
+def upgrade_rules() -> dict[str, Any]:
+    return components()["upgrade"]
+
+
+def war_tax(gold: int) -> int:
+    """What the war tax takes from a player holding ``gold``."""
+    for row in components()["war_tax"]:
+        if gold >= row["from"] and (row["to"] is None or gold <= row["to"]):
+            return row["pay"]
+    return 0
+
+
+@functools.lru_cache(maxsize=1)
+def gate_nodes() -> frozenset[int]:
+    """Milepost indices of the Deepway gates (both layers; the map marks them with ``gate``)."""
+    return frozenset(i for i, node in enumerate(map_data()["nodes"]) if node.get("gate"))
+
+
+@functools.lru_cache(maxsize=1)
+def medium_ports() -> dict[str, frozenset[int]]:
+    """Port cities outside the majors that the size cap (medium 3) would let in more than
+    :data:`PORT_CAP` players: city id -> its mileposts."""
+    m = core().map
+    return {cid: frozenset(c.nodes) for cid, c in m.cities.items()
+            if c.size != "major" and c.data.get("port") and RULES["city_caps"].get(c.size, 0) > PORT_CAP}
+
+
+@functools.lru_cache(maxsize=1)
+def content() -> dict[str, Any]:
+    """What a page needs to draw and name things; ``version`` changes whenever any of it does."""
+    body = {
+        "map": map_data(),
+        "loads": list(loads().values()),
+        "foremen": list(foremen().values()),
+        "locos": list(locos().values()),
+        "events": list(events().values()),
+        "colors": dict(COLORS),
+    }
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games.api.health import LivenessView, ReadinessView
+from games.api.views import ProtocolView
 
 # Swagger UI: its page and its start-up script are two requests (no inline script); the UI
 # styles its elements inline and draws its icons from data: URLs, so this one page's
@@ -29,6 +30,7 @@ urlpatterns = [
     path("healthz", ReadinessView.as_view(), name="healthz"),  # the old name: readiness
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),
+    path("api", ProtocolView.as_view(), name="api-protocol"),  # the fantasy rail notes' protocol: POST /api
     path("api/", include("games.api.urls")),
     path("api/wood-and-steel/", include("companion.urls")),
     path("", include("companion.page_urls")),

@@ -177,6 +177,13 @@ class StateSerializer(serializers.Serializer):
     legal_commands = serializers.ListField(child=serializers.DictField())
 
 
+class ProtocolSerializer(CommandSerializer):
+    """The server notes' body: a command with the game named in it (``POST /api``)."""
+
+    game = serializers.CharField(help_text="The game's join code.")
+    player_id = serializers.IntegerField(min_value=0, required=False, help_text="Your seat; must be the token's.")
+
+
 class CommandResultSerializer(serializers.Serializer):
     response = serializers.CharField()
     status = serializers.CharField()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.gzip import gzip_page
@@ -14,13 +16,15 @@ from rest_framework.views import APIView
 from games import selectors, services
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
-from games.errors import NotFound, ServiceError, Unauthorized
+from games.errors import Forbidden, NotFound, ServiceError, Unauthorized
+from games.tokens import CODE_ALPHABET, CODE_LENGTH, normalize_join_code
 
 from . import serializers as s
 from .throttling import CommandRateThrottle, CreateRateThrottle, JoinRateThrottle, ReadRateThrottle
 
 # Every operation that reads the database may also answer 503 database-busy (with Retry-After),
 # and every one but the kinds 429 rate-limited (with Retry-After; games/api/throttling.py).
+GAME_CODE = re.compile(f"[{''.join(sorted(set(CODE_ALPHABET.upper() + CODE_ALPHABET.lower())))}]{{{CODE_LENGTH}}}")
 ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
     "Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="`Bearer <seat or host token>`"
@@ -281,18 +285,65 @@ class CommandsView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        data = validated(s.CommandSerializer, request)
-        if data["cmd"] == "get-state":
-            return Response(selectors.get_state_response(game=game, seat=actor.seat))
-        command = {k: v for k, v in request.data.items() if k not in ("command_id", "expected_version")}
-        result = services.game_command(
-            code=code,
-            actor=actor,
-            command=command,
-            command_id=data.get("command_id"),
-            expected_version=data.get("expected_version"),
-        )
-        return Response(result.to_json())
+        if not isinstance(request.data, dict):
+            raise ServiceError("invalid-request", "The request body must be a JSON object.")
+        return command_response(request, code=code, game=game, actor=actor, body=request.data)
+
+
+def command_response(request, *, code: str, game, actor, body: dict) -> Response:
+    """A command body (its shape checked here) through the write path, or get-state: the HTTP edges' one way in."""
+    serializer = s.CommandSerializer(data=body)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    if data["cmd"] == "get-state":
+        return Response(selectors.get_state_response(game=game, seat=actor.seat))
+    command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
+    result = services.game_command(
+        code=code,
+        actor=actor,
+        command=command,
+        command_id=data.get("command_id"),
+        expected_version=data.get("expected_version"),
+    )
+    return Response(result.to_json())
+
+
+class ProtocolView(APIView):
+    """The fantasy rail game's server notes' protocol: every interaction a JSON POST to ``/api`` naming
+    the game in the body. The same write path as ``POST /api/games/{code}/commands`` and the WebSocket."""
+
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=s.ProtocolSerializer,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Send a command the server notes' way: POST /api with the game in the body",
+        description=(
+            "Body: `{\"cmd\": \"<name>\", \"game\": \"<join code>\", \"player_id\"?: <seat>, ...arguments, "
+            "\"command_id\"?, \"expected_version\"?}`, answered `{\"response\": \"<cmd>-response\", \"status\": "
+            "\"ok\", ...}` exactly as POST /api/games/{code}/commands answers. The seat is the Bearer token's; a "
+            "`player_id` that is not that seat is refused (403 `player-mismatch`). `{\"cmd\": \"get-state\"}` "
+            "returns the caller's view (a spectator's without a token)."
+        ),
+    )
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise ServiceError("invalid-request", "The request body must be a JSON object.")
+        body = dict(request.data)
+        code = body.pop("game", None)
+        if not isinstance(code, str) or not GAME_CODE.fullmatch(code):
+            raise ServiceError("invalid-request", 'Name the game in the body: "game": its join code (5 letters).')
+        player_id = body.pop("player_id", None)
+        if player_id is not None and (type(player_id) is not int or player_id < 0):
+            raise ServiceError("invalid-request", "player_id must be a seat number (a whole number from 0).")
+        code = normalize_join_code(code)
+        game = selectors.game_get(code=code)
+        actor = actor_for(request, game)
+        if player_id is not None and player_id != actor.seat:
+            held = "no seat" if actor.seat is None else f"seat {actor.seat}"
+            raise Forbidden("player-mismatch", f"player_id {player_id} is not your seat: your token holds {held}.")
+        return command_response(request, code=code, game=game, actor=actor, body=body)
 
 
 class PlanView(APIView):

@@ -6,7 +6,7 @@
 Everything here is this project's own content: names and texts are invented; only the rule
 mechanics and numbers follow the published game family (``shared/reference/rail-games-notes.md``,
 "The fantasy rail game"). The tables below are the source; the script adds nothing random, so
-a rerun writes the same bytes. ``COMPONENTS.md`` describes every table and the choices made
+a rerun writes the same bytes. README.md ("Runerail components") describes every table and the choices made
 where the published facts are missing (ships' boarding costs, event areas).
 """
 
@@ -99,7 +99,7 @@ UPGRADE = {"cost_per_level": 10, "max_levels_per_turn": 2, "two_levels_only_if_n
 
 # -- ships ---------------------------------------------------------------------------------------
 # 13 ships, speeds 8-13 sea points (published); boarding costs 1-5 (published range). The real
-# per-ship costs are unknown: this table is our choice, rising with speed (COMPONENTS.md).
+# per-ship costs are unknown: this table is our choice, rising with speed (README.md, "Ships").
 
 SHIPS: list[tuple[str, str, int, int, str]] = [
     ("mudlark", "The Mudlark", 8, 1, "Leaks a little, floats a lot."),

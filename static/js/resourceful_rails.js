@@ -93,6 +93,7 @@
       case "game-over": return e.reason === "round-limit"
         ? "The round limit was reached: " + people(e.winners) + (e.winners && e.winners.length === 1 ? " has" : " have") + " the most cash and " + (e.winners && e.winners.length === 1 ? "wins." : "share the win.")
         : "Game over: " + people(e.winners) + ((e.winners || []).length === 1 ? " wins." : " share the win.");
+      case "undone": return who(e.seat) + "'s last move was taken back" + (e.command && e.command.cmd ? " (" + text(e.command.cmd).replace(/-/g, " ") + ")" : "") + ".";
       case "state-edited": return "A game master corrected the game.";
       // the platform's own events: a seat handed to a new device, the game master's changes
       case "seat-moved": return text(e.name, who(e.seat)) + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
@@ -357,6 +358,11 @@
         "data-cmd": c.cmd, "data-key": key(c), disabled: !!blocked, "aria-describedby": id, onclick: (ev) => send(c, ev.currentTarget) }, labelFor(c, view, me) + price);
       return el("div", { class: "rr-option", "data-cmd": c.cmd }, button, blocked ? el("span", { class: "rr-reason", id }, text(blocked)) : null);
     });
+    // Undo takes back this turn's last command (the platform's undo: never past a card drawn).
+    if (view.turn.acted) {
+      out.push(el("div", { class: "rr-option", "data-cmd": "undo" },
+        el("button", { type: "button", "data-cmd": "undo", onclick: (ev) => send({ cmd: "undo" }, ev.currentTarget) }, "Undo my last move")));
+    }
     $("rr-actions").replaceChildren(...out);
   }
 

@@ -98,6 +98,18 @@ def act(page, command: dict, facts: dict) -> None:
         assert re.match(r"Build \d+ sections? to .+ · \$\d+ \(\$\d+ left to build this turn\)\.", text), text
         facts["build_texts"].append(text)
         confirm(page)
+        if not facts.get("undone"):
+            # The first build is taken back with Undo (the map loses it) and tapped again.
+            facts["undone"] = True
+            drawn = "() => [...document.querySelectorAll('#rr-map .rm-track-line')].reduce((n, p) => n + Number(p.dataset.sections), 0)"
+            built = page.evaluate(drawn)
+            before = version(page)
+            page.click("#rr-actions button[data-cmd=undo]")
+            wait_after(page, before)
+            assert page.evaluate(drawn) < built
+            page.locator("#rr-feed li.ev-undone").first.wait_for()
+            assert "last move was taken back (build)" in page.inner_text("#rr-feed li.ev-undone")
+            act(page, command, facts)
     elif cmd == "move":
         choose_mode(page, "move")
         tap(page, key_of(command["path"][-1]))

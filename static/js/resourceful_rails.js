@@ -108,6 +108,9 @@
   /* One action of the log in words (the replay's step line). */
   const describeAction = (action) => (action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : "");
 
+  /* Set a live region's text only when it changes: a redraw with the same words is not read out again. */
+  const say = (node, words) => { if (node.textContent !== words) node.textContent = words; };
+
   // ---- the map -----------------------------------------------------------------------------------
   let map = null, last = null;  // last: {payload, ctx}
   function ensureMap(ctx) {
@@ -170,7 +173,7 @@
     box.hidden = modes.length < 2;
     box.replaceChildren(...modes.map((m) => el("button", { type: "button", "data-mode": m, "aria-pressed": m === mode ? "true" : "false", class: m === mode ? "on" : null,
       onclick: () => { setMode(m); renderPlan(); } }, MODE_LABELS[m])));
-    $("rr-tapped").textContent = mode ? MODE_HINTS[mode] : (last && last.ctx.readOnly ? "" : "Tap a milepost to see what is there.");
+    say($("rr-tapped"), mode ? MODE_HINTS[mode] : (last && last.ctx.readOnly ? "" : "Tap a milepost to see what is there."));
     markPlaces();
   }
   function markPlaces() {
@@ -245,8 +248,8 @@
     if (!show) { if (map) map.setPath(null); markPlaces(); return; }
     $("rr-back").hidden = mode !== "build";
     $("rr-back").disabled = planning || points.length === 0;
-    if (planning && !plan) $("rr-plan-text").textContent = "Planning…";
-    else if (plan) $("rr-plan-text").textContent = planText(plan, view) + (planning ? " Planning…" : "");
+    if (planning && !plan) say($("rr-plan-text"), "Planning…");
+    else if (plan) say($("rr-plan-text"), planText(plan, view) + (planning ? " Planning…" : ""));
     const empty = plan && plan.plan === "build" && !(plan.sections || []).length;
     const blocked = !plan ? "Tap a milepost first." : planning ? "Planning…" : empty ? "There is nothing new to build on that way." : plan.ok === false ? "You cannot pay for this build now: remove points or choose a cheaper way." : null;
     confirm.disabled = !!blocked;
@@ -538,7 +541,7 @@
     $("version").textContent = text(payload.version);
     $("rr-heading").textContent = headingFor(view);
     const turn = $("rr-turn");
-    turn.textContent = turnLine(payload, ctx);
+    say(turn, turnLine(payload, ctx));
     turn.classList.toggle("mine", !!mine(payload));
     const winner = $("rr-winner");
     winner.hidden = !view.finished;

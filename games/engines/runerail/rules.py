@@ -1,0 +1,981 @@
+"""Runerail: the rules engine on the shared rail core (pure Python, no Django). Part 1 (ENGINE.md).
+
+Rules: ``shared/specs/fantasy-rails-server-notes.md`` and the published facts and recommendations of
+``shared/reference/rail-games-notes.md`` ("The fantasy rail game"); the choices are in ENGINE.md.
+The rail core (``../rail_core``) does track, building, moving, tolls, passages and connectivity;
+the foremen and the Deepways' bribes reach into it through :class:`RunerailHooks`; this module does
+turns, gold, the draft, foremen, locos, loads, cards, events and the win.
+
+State (plain JSON)::
+
+    {"kind", "options", "rng", "order": [seats in turn order],
+     "phase": "draft" | "build" | "play" | "finished",
+     "draft": {"deal": n, "queue": [seats still to choose in this deal], "dealt": {seat: [card ids]},
+               "undrafted": [card ids]} | None,
+     "schedule": [seats of the build turns], "build_step": index into it,
+     "round", "turn_index", "turn_no", "draws",
+     "active": seat, "stage": "draft" | "move" | "build" | "none",
+     "turn": {"spent", "moves_used", "acted", "built", "upgraded", "build_bribe_paid"},
+     "hire": {"seat", "drawn", "source"} | None,          # a hire by drawing, waiting for the choice
+     "players": [{"seat", "name", "color", "gold", "foreman", "loco", "at", "came_from", "loads", "hand",
+                  "turns"}],
+     "rail": the rail core's state, "deck": [card ids, drawn from the end], "discards": [...],
+     "foreman_deck": [...], "foreman_discards": [...], "locos": {type: cards left}, "supply": {load: chips},
+     "effects": [{"card", "kind", "params", "duration", "drawn_by", "status", "ends"}],
+     "finished", "winners", "end_reason"}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..rail_core import Fee, RailHooks, SectionCost
+from ..rail_core.mapdata import RailMap
+from ..rng import Rng, seed_state
+from . import data
+from .commands import COMMANDS, VIEW_FIELDS
+from .data import (
+    BRIBE,
+    BUILD_LIMIT,
+    BUILD_ROUNDS,
+    COLORS,
+    DEEP_LAYER,
+    GATE_COST,
+    GATE_MAX_OWN,
+    HAND,
+    LEY_LINE,
+    PORT_CAP,
+    PRISM_BRIDGE,
+    START_GOLD,
+    WIN_GOLD,
+    WIN_MAJORS,
+)
+
+KIND = "runerail"
+
+# Event kinds whose effect this engine applies now; the others are recorded as "pending" in
+# state["effects"] and expire like the rest (ENGINE.md, "Part 2").
+APPLIED_EVENTS = ("open-bridge", "suspend-magic", "no-upgrade", "no-foreman-change", "war-tax")
+
+
+def _key(ref: Any) -> str:
+    m = data.core().map
+    return m.key(m.find(ref))
+
+
+def _ability(state: State, seat: int) -> dict[str, Any]:
+    foreman = state["players"][seat]["foreman"]
+    return data.foremen()[foreman]["ability"] if foreman else {}
+
+
+def _orc_holder(state: State) -> int | None:
+    for p in state["players"]:
+        if p["foreman"] and data.foremen()[p["foreman"]]["ability"].get("bribes") == "receives":
+            return p["seat"]
+    return None
+
+
+class RunerailHooks(RailHooks):
+    """The foremen, the gates, the capped ports and the Deepways' bribes for one command's state.
+
+    ``effects``: the events in force (the seam where part 2's area effects — no building, halted
+    trains, half rate — answer in ``section_refusal``, ``step_refusal`` and ``step_moves``)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.effects = [e for e in state["effects"] if e["status"] == "active"]
+        self.abilities = {p["seat"]: _ability(state, p["seat"]) for p in state["players"]}
+        self.orc = _orc_holder(state)
+        self.gates = data.gate_nodes()
+        core = data.core()
+        track = state["rail"]["track"]
+        # Medium ports already holding track of PORT_CAP players: only those players may build in.
+        self.full_ports: dict[frozenset[int], set[int]] = {}
+        for cid, nodes in data.medium_ports().items():
+            owners = {track[k] for k in core.places[cid].incident if k in track}
+            if len(owners) >= PORT_CAP:
+                self.full_ports[nodes] = owners
+        # Each player's sections into each gate milepost.
+        self.gate_sections: dict[tuple[int, int], int] = {}
+        m = core.map
+        for key, owner in track.items():
+            for end in m.edge_nodes[key]:
+                if end in self.gates:
+                    self.gate_sections[(owner, end)] = self.gate_sections.get((owner, end), 0) + 1
+
+    def section_cost(self, m: RailMap, player: int, a: int, b: int, cost: SectionCost) -> int | None:
+        ability = self.abilities[player]
+        node = m.nodes[b]
+        price = cost.node
+        if b in self.gates:
+            price = GATE_COST
+        elif "layer_cost" in ability and node.layer == ability.get("build_only_layer"):
+            price = ability["layer_cost"]
+        elif node.city is None and node.terrain in ability.get("terrain_cost", {}):
+            price = ability["terrain_cost"][node.terrain]
+        crossing = ability.get("crossing_cost", {})
+        return price + sum(crossing.get(kind, c) for kind, c in cost.crossings) + cost.link
+
+    def section_refusal(self, m: RailMap, player: int, a: int, b: int) -> tuple[str, str] | None:
+        ability = self.abilities[player]
+        layer = ability.get("build_only_layer")
+        if layer is not None and (m.nodes[a].layer != layer or m.nodes[b].layer != layer):
+            return ("foreman-layer", f"Your foreman builds only in {m.layers[layer]['name']}.")
+        for end in (a, b):
+            for nodes, owners in self.full_ports.items():
+                if end in nodes and player not in owners:
+                    name = m.cities[m.nodes[end].city].name
+                    return ("city-full", f"{name} is a port with track from {PORT_CAP} players, its limit.")
+            if end in self.gates and self.gate_sections.get((player, end), 0) >= GATE_MAX_OWN:
+                return ("city-sections", f"At most {GATE_MAX_OWN} of your sections may go into {m.nodes[end].name}.")
+        return None
+
+    def build_fee(self, m: RailMap, player: int, sections: Any) -> int:
+        if self.abilities[player].get("build_bribe") is False or self.state["turn"]["build_bribe_paid"]:
+            return 0
+        deep = any(m.nodes[u].layer == DEEP_LAYER or m.nodes[v].layer == DEEP_LAYER for u, v in sections)
+        return BRIBE if deep else 0
+
+    def step_fees(self, m: RailMap, player: int, a: int, b: int) -> tuple[Fee, ...]:
+        if self.abilities[player].get("move_bribe") is False:
+            return ()
+        if m.nodes[a].layer == DEEP_LAYER or m.nodes[b].layer == DEEP_LAYER:
+            return (Fee("bribe", self.orc, BRIBE),)
+        return ()
+
+
+class Runerail(Engine):
+    kind = KIND
+    title = "Runerail"
+    min_players = 2
+    max_players = 6
+    bots = ("random",)
+    commands = COMMANDS
+    view_fields = VIEW_FIELDS
+    options = (
+        Option("turn_order", "choice", "random",
+               "Turn order: random, or the order players sat down in the lobby.", choices=("random", "seated")),
+        Option("prism_bridge", "choice", "game",
+               "Once its event opens it, the Prism Bridge stays open for the rest of the game (published), or "
+               "until the Ley Line is next suspended (the tournament rule).", choices=("game", "until-strike")),
+    )
+
+    # -- setup -----------------------------------------------------------------------------------------
+
+    def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
+        options = self.normalize_options(options, stored=True)
+        require(isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
+                "bad-player-count", f"Runerail takes {self.min_players} to {self.max_players} players.")
+        rng = Rng(seed_state(seed))
+        seats = list(range(len(players)))
+        order = list(seats)
+        if options["turn_order"] == "random":
+            rng.shuffle(order)
+        deck = data.deck()
+        rng.shuffle(deck)
+        colors = list(COLORS)
+        start = data.start_loco()
+        state: State = {
+            "kind": KIND,
+            "options": options,
+            "rng": 0,
+            "order": order,
+            "phase": "draft",
+            "draft": None,
+            "schedule": [s for r in range(BUILD_ROUNDS) for s in (order if r % 2 == 0 else order[::-1])],
+            "build_step": 0,
+            "round": 0,
+            "turn_index": 0,
+            "turn_no": 0,
+            "draws": 0,
+            "active": order[0],
+            "stage": "draft",
+            "turn": self._fresh_turn(),
+            "hire": None,
+            "players": [
+                {"seat": s, "name": players[s], "color": colors[s], "gold": START_GOLD, "foreman": None,
+                 "loco": start, "at": None, "came_from": None, "loads": [], "hand": [], "turns": 0}
+                for s in seats
+            ],
+            "rail": data.core().new_state(seats),
+            "deck": deck,
+            "discards": [],
+            "foreman_deck": [],
+            "foreman_discards": [],
+            "locos": {t: x["count"] for t, x in data.locos().items()},
+            "supply": {x: spec["chips"] for x, spec in data.loads().items()},
+            "effects": [],
+            "finished": False,
+            "winners": [],
+            "end_reason": None,
+        }
+        state["locos"][start] -= len(seats)
+        # Three demand cards each; event cards dealt now are discarded and replaced (published).
+        for seat in order:
+            hand = state["players"][seat]["hand"]
+            while len(hand) < HAND:
+                card = self._pop(state, rng)
+                if card in data.events():
+                    state["discards"].append(card)
+                else:
+                    hand.append(card)
+        foremen = sorted(data.foremen())
+        rng.shuffle(foremen)
+        self._deal(state, foremen, list(order), 1)
+        state["rng"] = rng.state
+        state["turn_no"] = 1
+        state["active"] = state["draft"]["queue"][0]
+        return state
+
+    @staticmethod
+    def _fresh_turn() -> dict[str, Any]:
+        return {"spent": 0, "moves_used": 0, "acted": False, "built": False, "upgraded": False,
+                "build_bribe_paid": False}
+
+    @staticmethod
+    def _deal(state: State, cards: list[str], seats: list[int], deal: int) -> None:
+        """Deal ``cards`` evenly to ``seats`` (in turn order); the rest wait, undrafted."""
+        each = len(cards) // len(seats)
+        dealt = {str(s): cards[i * each:(i + 1) * each] for i, s in enumerate(seats)}
+        state["draft"] = {"deal": deal, "queue": list(seats), "dealt": dealt, "undrafted": cards[len(seats) * each:]}
+
+    # -- reading the state -----------------------------------------------------------------------------
+
+    def active_seats(self, state: State) -> list[int]:
+        return [] if state["finished"] else [state["active"]]
+
+    def is_finished(self, state: State) -> bool:
+        return bool(state["finished"])
+
+    def turn_key(self, state: State) -> Any:
+        # A new key at every turn and every card drawn: undo never brings back a card once seen.
+        return [state["turn_no"], state["draws"]]
+
+    @staticmethod
+    def speed(state: State, seat: int) -> int:
+        return data.locos()[state["players"][seat]["loco"]]["speed"]
+
+    @staticmethod
+    def capacity(state: State, seat: int) -> int:
+        return data.locos()[state["players"][seat]["loco"]]["loads"]
+
+    @staticmethod
+    def budget_left(state: State, seat: int | None) -> int:
+        """What ``seat`` may still spend this turn on hiring, building and upgrading (the 20 and its gold)."""
+        if seat is None or state["active"] != seat or state["stage"] not in ("move", "build"):
+            return 0
+        return max(0, min(BUILD_LIMIT - state["turn"]["spent"], state["players"][seat]["gold"]))
+
+    @staticmethod
+    def moves_left(state: State, seat: int | None) -> int:
+        if seat is None or state["active"] != seat or state["phase"] != "play" or state["stage"] != "move":
+            return 0
+        return max(0, Runerail.speed(state, seat) - state["turn"]["moves_used"])
+
+    @staticmethod
+    def city_at(key: str | None) -> str | None:
+        if key is None:
+            return None
+        m = data.core().map
+        return m.nodes[m.find(key)].city
+
+    @staticmethod
+    def in_force(state: State, kind: str) -> dict[str, Any] | None:
+        return next((e for e in state["effects"] if e["kind"] == kind and e["status"] == "active"), None)
+
+    def build_round(self, state: State) -> int:
+        if state["phase"] != "build":
+            return 0
+        return state["build_step"] // len(state["order"]) + 1
+
+    # -- the rules -------------------------------------------------------------------------------------
+
+    def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
+        require(not state["finished"], "game-over", "The game is over.")
+        require(seat is not None and seat == state["active"], "not-your-turn", "It is not your turn.")
+        assert seat is not None
+        name = command["cmd"]
+        if state["phase"] == "draft" or state["hire"] is not None:
+            require(name == "keep-foreman", "choose-foreman", "First choose your foreman.")
+        handler = {
+            "keep-foreman": self._keep_foreman,
+            "hire-foreman": self._hire_foreman,
+            "build": self._build,
+            "upgrade": self._upgrade,
+            "place-train": self._place_train,
+            "move": self._move,
+            "pick-up": self._pick_up,
+            "drop": self._drop,
+            "deliver": self._deliver,
+            "discard-hand": self._discard_hand,
+            "end-turn": self._end_turn_command,
+        }[name]
+        return handler(state, seat, command)
+
+    # the foreman draft and hiring
+
+    def keep_problem(self, state: State, seat: int, foreman: str | None) -> tuple[str, str] | None:
+        if state["hire"] is not None:
+            hire = state["hire"]
+            if foreman not in (hire["drawn"], state["players"][seat]["foreman"]):
+                return "not-offered", "Keep the foreman you drew or the one you hold."
+            return None
+        if state["phase"] != "draft":
+            return "no-choice", "There is no foreman to choose now."
+        draft = state["draft"]
+        if foreman is None:
+            if draft["deal"] > 1:
+                return "must-keep", "In a re-deal you must keep one of the foremen dealt to you."
+            return None
+        if foreman not in draft["dealt"][str(seat)]:
+            return "not-offered", "That foreman was not dealt to you."
+        return None
+
+    def _keep_foreman(self, state: State, seat: int, command: Command) -> list[Event]:
+        foreman = command["foreman"]
+        problem = self.keep_problem(state, seat, foreman)
+        if problem:
+            raise RulesError(*problem)
+        player = state["players"][seat]
+        if state["hire"] is not None:
+            hire = state["hire"]
+            old = player["foreman"]
+            other = hire["drawn"] if foreman == old else old
+            player["foreman"] = foreman
+            state["foreman_discards"].append(other)
+            state["hire"] = None
+            return [{"type": "foreman-kept", "seat": seat, "foreman": foreman, "discarded": other}]
+        draft = state["draft"]
+        dealt = draft["dealt"].pop(str(seat))
+        if foreman is not None:
+            dealt.remove(foreman)
+            player["foreman"] = foreman
+        draft["undrafted"].extend(dealt)
+        draft["queue"].remove(seat)
+        events: list[Event] = [{"type": "foreman-drafted" if foreman else "foreman-passed", "seat": seat,
+                                "foreman": foreman}]
+        state["turn_no"] += 1
+        if draft["queue"]:
+            state["active"] = draft["queue"][0]
+            return events
+        waiting = [s for s in state["order"] if state["players"][s]["foreman"] is None]
+        rng = Rng(state["rng"])
+        cards = sorted(draft["undrafted"])
+        rng.shuffle(cards)
+        state["rng"] = rng.state
+        state["draws"] += 1
+        if waiting:
+            self._deal(state, cards, waiting, draft["deal"] + 1)
+            state["active"] = waiting[0]
+            return events + [{"type": "foremen-redealt", "seats": waiting, "deal": draft["deal"] + 1}]
+        state["foreman_deck"] = cards
+        state["draft"] = None
+        state["phase"] = "build"
+        events.append({"type": "draft-over"})
+        return events + self._begin_turn(state, state["schedule"][0])
+
+    def hire_problem(self, state: State, seat: int, mode: str, source: str | None, foreman: str | None
+                     ) -> tuple[str, str] | None:
+        price = data.hiring()["draw"] if mode == "draw" else data.hiring()["choose"]
+        if self.in_force(state, "no-foreman-change"):
+            return "no-foreman-change", "No foreman may be hired now (an event)."
+        if state["stage"] not in ("move", "build"):
+            return "phase-over", "You cannot hire now."
+        if mode == "draw":
+            if foreman is not None:
+                return "bad-hire", "Drawing takes no foreman: you choose after the draw."
+            pile = state["foreman_discards"] if source == "discard" else state["foreman_deck"]
+            if not pile:
+                return "pile-empty", f"The foreman {source or 'deck'} is empty."
+        else:
+            if source is not None:
+                return "bad-hire", "Choosing takes a foreman, not a pile."
+            if foreman not in state["foreman_deck"] and foreman not in state["foreman_discards"]:
+                return "not-available", "That foreman is not in the deck or the discard pile."
+        if price > self.budget_left(state, seat):
+            return "over-budget", f"Hiring that way costs {price}; you may spend {self.budget_left(state, seat)} more."
+        return None
+
+    def _hire_foreman(self, state: State, seat: int, command: Command) -> list[Event]:
+        mode, source, foreman = command["mode"], command.get("source"), command.get("foreman")
+        problem = self.hire_problem(state, seat, mode, source, foreman)
+        if problem:
+            raise RulesError(*problem)
+        player = state["players"][seat]
+        price = data.hiring()["draw"] if mode == "draw" else data.hiring()["choose"]
+        self._spend(state, seat, price)
+        if mode == "draw":
+            pile = state["foreman_discards"] if source == "discard" else state["foreman_deck"]
+            drawn = pile.pop()
+            state["hire"] = {"seat": seat, "drawn": drawn, "source": source or "deck"}
+            state["draws"] += 1
+            return [{"type": "foreman-drawn", "seat": seat, "source": source or "deck", "price": price}]
+        if foreman in state["foreman_deck"]:
+            state["foreman_deck"].remove(foreman)
+        else:
+            state["foreman_discards"].remove(foreman)
+        state["foreman_discards"].append(player["foreman"])
+        old, player["foreman"] = player["foreman"], foreman
+        rng = Rng(state["rng"])
+        rng.shuffle(state["foreman_deck"])
+        state["rng"] = rng.state
+        state["draws"] += 1
+        return [{"type": "foreman-hired", "seat": seat, "foreman": foreman, "discarded": old, "price": price}]
+
+    def _spend(self, state: State, seat: int, amount: int) -> None:
+        state["players"][seat]["gold"] -= amount
+        state["turn"]["spent"] += amount
+        state["turn"]["acted"] = True
+        state["stage"] = "build"
+
+    # building and upgrading
+
+    def hooks(self, state: State) -> RunerailHooks:
+        return RunerailHooks(state)
+
+    def check_build(self, state: State, seat: int, path: Any, hooks: RunerailHooks | None = None) -> Any:
+        """The build's plan, or RulesError: the rail core's check with the hooks, the budget and the gates."""
+        require(state["stage"] in ("move", "build"), "phase-over", "You cannot build now.")
+        require(not (state["phase"] == "build" and state["turn"]["upgraded"]), "upgraded-instead",
+                "In the initial build rounds an upgrade replaces building.")
+        core = data.core()
+        hooks = hooks or self.hooks(state)
+        plan = core.check_build(state["rail"], seat, path, budget=self.budget_left(state, seat), hooks=hooks)
+        new: dict[int, int] = {}
+        m = core.map
+        for a, b in plan.sections:
+            for end in (m.index[a], m.index[b]):
+                if end in hooks.gates:
+                    new[end] = new.get(end, 0) + 1
+        for gate, count in new.items():
+            if hooks.gate_sections.get((seat, gate), 0) + count > GATE_MAX_OWN:
+                raise RulesError("city-sections", f"At most {GATE_MAX_OWN} of your sections may go into "
+                                                  f"{m.nodes[gate].name}.")
+        return plan
+
+    def _build(self, state: State, seat: int, command: Command) -> list[Event]:
+        plan = self.check_build(state, seat, command["path"])
+        data.core().apply_build(state["rail"], seat, plan)
+        self._spend(state, seat, plan.cost)
+        state["turn"]["built"] = True
+        if plan.fee:
+            state["turn"]["build_bribe_paid"] = True
+        return [{"type": "built", "seat": seat, "path": plan.path, "sections": len(plan.sections),
+                 "cost": plan.cost, "bribe": plan.fee}]
+
+    def upgrade_problem(self, state: State, seat: int, to: str) -> tuple[str, str] | None:
+        player = state["players"][seat]
+        locos = data.locos()
+        levels = locos[to]["level"] - locos[player["loco"]]["level"]
+        price = data.upgrade_rules()["cost_per_level"] * max(levels, 0)
+        if state["stage"] not in ("move", "build"):
+            return "phase-over", "You cannot upgrade now."
+        if self.in_force(state, "no-upgrade"):
+            return "no-upgrade", "No loco may be upgraded now (an event)."
+        if state["turn"]["upgraded"]:
+            return "already-upgraded", "One upgrade a turn."
+        if levels < 1:
+            return "no-such-upgrade", f"The {locos[to]['name']} is not of a higher level than your loco."
+        if levels > data.upgrade_rules()["max_levels_per_turn"]:
+            return "too-many-levels", "An upgrade goes up at most two levels."
+        if state["turn"]["spent"] and (levels == 2 or state["phase"] == "build"):
+            return "already-spent", ("Two levels at once only when nothing else is spent this turn."
+                                     if levels == 2 else "In the initial build rounds an upgrade replaces building.")
+        if state["locos"][to] <= 0:
+            return "none-left", f"No {locos[to]['name']} cards are left."
+        if price > self.budget_left(state, seat):
+            return "over-budget", f"That upgrade costs {price}; you may spend {self.budget_left(state, seat)} more."
+        return None
+
+    def _upgrade(self, state: State, seat: int, command: Command) -> list[Event]:
+        to = command["loco"]
+        problem = self.upgrade_problem(state, seat, to)
+        if problem:
+            raise RulesError(*problem)
+        player = state["players"][seat]
+        old = player["loco"]
+        levels = data.locos()[to]["level"] - data.locos()[old]["level"]
+        price = data.upgrade_rules()["cost_per_level"] * levels
+        state["locos"][to] -= 1
+        if 2 <= data.locos()[old]["level"] <= 4:
+            state["locos"][old] += 1
+        player["loco"] = to
+        self._spend(state, seat, price)
+        state["turn"]["upgraded"] = True
+        return [{"type": "upgraded", "seat": seat, "from": old, "to": to, "cost": price}]
+
+    # the train
+
+    def _require_move_stage(self, state: State) -> None:
+        require(state["phase"] == "play", "build-rounds-only-build",
+                "In the initial build rounds you may only hire, build or upgrade.")
+        require(state["stage"] == "move", "phase-over", "You have spent this turn: operating the train is over.")
+
+    def _place_train(self, state: State, seat: int, command: Command) -> list[Event]:
+        self._require_move_stage(state)
+        player = state["players"][seat]
+        require(player["at"] is None, "train-placed", "Your train is already on the map.")
+        key = _key(command["at"])
+        city = self.city_at(key)
+        require(city is not None, "not-a-city", "A train starts at a city.")
+        player["at"] = key
+        player["came_from"] = None
+        state["turn"]["acted"] = True
+        return [{"type": "train-placed", "seat": seat, "at": key, "city": city}]
+
+    def check_move(self, state: State, seat: int, path: Any, hooks: RunerailHooks | None = None) -> Any:
+        self._require_move_stage(state)
+        player = state["players"][seat]
+        require(player["at"] is not None, "no-train", "Place your train on a city first.")
+        require(_key(path[0]) == player["at"], "bad-path", f"A move starts where your train stands ({player['at']}).")
+        return data.core().check_move(state["rail"], seat, path, moves_left=self.moves_left(state, seat),
+                                      cash=player["gold"], came_from=player["came_from"],
+                                      hooks=hooks or self.hooks(state))
+
+    def _move(self, state: State, seat: int, command: Command) -> list[Event]:
+        plan = self.check_move(state, seat, command["path"])
+        data.core().move(state["rail"], seat, plan.path, moves_left=self.moves_left(state, seat),
+                         cash=state["players"][seat]["gold"], came_from=state["players"][seat]["came_from"],
+                         hooks=self.hooks(state))
+        player = state["players"][seat]
+        fees = []
+        for fee in plan.fees:
+            player["gold"] -= fee["amount"]
+            if fee["payee"] is not None:
+                state["players"][fee["payee"]]["gold"] += fee["amount"]
+            fees.append({"kind": fee["id"].split(":")[0], "payee": fee["payee"], "amount": fee["amount"]})
+        state["turn"]["moves_used"] += plan.moves
+        state["turn"]["acted"] = True
+        player["at"] = plan.path[-1]
+        player["came_from"] = plan.came_from
+        return [{"type": "moved", "seat": seat, "path": plan.path, "moves": plan.moves, "fees": fees}]
+
+    def pick_up_problem(self, state: State, seat: int, load: str) -> tuple[str, str] | None:
+        player = state["players"][seat]
+        if load not in data.loads():
+            return "unknown-load", f"There is no load {load!r}."
+        city = self.city_at(player["at"])
+        if city is None:
+            return "not-at-a-city", "Your train is not at a city."
+        if load not in data.city_loads()[city]:
+            return "not-here", f"{data.core().map.cities[city].name} has no {data.loads()[load]['name']}."
+        if len(player["loads"]) >= self.capacity(state, seat):
+            return "train-full", f"Your loco carries {self.capacity(state, seat)} loads and is full."
+        if state["supply"][load] <= 0:
+            return "none-left", f"Every {data.loads()[load]['name']} chip is on a train."
+        return None
+
+    def _pick_up(self, state: State, seat: int, command: Command) -> list[Event]:
+        self._require_move_stage(state)
+        load = command["load"]
+        problem = self.pick_up_problem(state, seat, load)
+        if problem:
+            raise RulesError(*problem)
+        state["players"][seat]["loads"].append(load)
+        state["supply"][load] -= 1
+        state["turn"]["acted"] = True
+        return [{"type": "picked-up", "seat": seat, "load": load, "city": self.city_at(state["players"][seat]["at"])}]
+
+    def _drop(self, state: State, seat: int, command: Command) -> list[Event]:
+        self._require_move_stage(state)
+        load = command["load"]
+        player = state["players"][seat]
+        city = self.city_at(player["at"])
+        require(city is not None, "not-at-a-city", "Your train is not at a city.")
+        require(load in player["loads"], "no-such-load", "Your train does not carry that load.")
+        player["loads"].remove(load)
+        state["supply"][load] += 1
+        state["turn"]["acted"] = True
+        return [{"type": "dropped", "seat": seat, "load": load, "city": city}]
+
+    def deliver_problem(self, state: State, seat: int, card: str, index: int) -> tuple[str, str] | None:
+        player = state["players"][seat]
+        if card not in player["hand"]:
+            return "not-in-hand", "That card is not in your hand."
+        demand = data.demand_cards()[card]["demands"][index]
+        if self.city_at(player["at"]) != demand["city"]:
+            return "wrong-city", f"That demand is for {data.core().map.cities[demand['city']].name}."
+        if demand["load"] not in player["loads"]:
+            return "no-such-load", f"Your train carries no {data.loads()[demand['load']]['name']}."
+        return None
+
+    def _deliver(self, state: State, seat: int, command: Command) -> list[Event]:
+        self._require_move_stage(state)
+        card, index = command["card"], command["demand"]
+        problem = self.deliver_problem(state, seat, card, index)
+        if problem:
+            raise RulesError(*problem)
+        player = state["players"][seat]
+        demand = data.demand_cards()[card]["demands"][index]
+        player["loads"].remove(demand["load"])
+        state["supply"][demand["load"]] += 1
+        player["gold"] += demand["payout"]
+        player["hand"].remove(card)
+        state["discards"].append(card)
+        state["turn"]["acted"] = True
+        events: list[Event] = [{"type": "delivered", "seat": seat, "card": card, "demand": index,
+                                "load": demand["load"], "city": demand["city"], "payout": demand["payout"]}]
+        rng = Rng(state["rng"])
+        events += self._draw_into_hand(state, seat, rng)
+        state["rng"] = rng.state
+        return events
+
+    # cards and events
+
+    @staticmethod
+    def _pop(state: State, rng: Rng) -> str:
+        if not state["deck"]:
+            pile = sorted(state["discards"])
+            rng.shuffle(pile)
+            state["deck"], state["discards"] = pile, []
+        require(bool(state["deck"]), "deck-empty", "There are no cards left to draw.")
+        return state["deck"].pop()
+
+    def _draw_into_hand(self, state: State, seat: int, rng: Rng) -> list[Event]:
+        """Draw until a demand card comes: each event card drawn on the way takes effect (published)."""
+        events: list[Event] = []
+        state["draws"] += 1
+        while True:
+            card = self._pop(state, rng)
+            if card in data.events():
+                events += self._trigger(state, seat, card)
+                continue
+            state["players"][seat]["hand"].append(card)
+            events.append({"type": "card-drawn", "seat": seat})
+            return events
+
+    def _trigger(self, state: State, seat: int, card: str) -> list[Event]:
+        """An event card drawn by ``seat``: recorded in ``effects``; the kinds of APPLIED_EVENTS act now."""
+        spec = data.events()[card]
+        kind = spec["kind"]
+        ends = None if spec["duration"] == "game" else {"seat": seat, "turn": state["players"][seat]["turns"] + 1}
+        effect = {"card": card, "kind": kind, "params": spec["params"], "duration": spec["duration"],
+                  "drawn_by": seat, "status": "active" if kind in APPLIED_EVENTS else "pending", "ends": ends}
+        events: list[Event] = [{"type": "event-drawn", "seat": seat, "card": card, "kind": kind,
+                                "status": effect["status"]}]
+        links = state["rail"].setdefault("links", {})
+        if kind == "open-bridge":
+            links[PRISM_BRIDGE] = True
+        elif kind == "suspend-magic":
+            links[LEY_LINE] = False
+            if state["options"]["prism_bridge"] == "until-strike" and links.get(PRISM_BRIDGE):
+                links[PRISM_BRIDGE] = False
+                for old in [e for e in state["effects"] if e["kind"] == "open-bridge"]:
+                    state["effects"].remove(old)
+                    state["discards"].append(old["card"])
+                events.append({"type": "bridge-closed"})
+        elif kind == "war-tax":
+            paid = {}
+            for p in state["players"]:
+                tax = data.war_tax(p["gold"])
+                p["gold"] -= tax
+                paid[str(p["seat"])] = tax
+            effect["status"] = "done"
+            events.append({"type": "war-tax", "paid": paid})
+        state["effects"].append(effect)
+        return events
+
+    def _expire(self, state: State, seat: int) -> list[Event]:
+        """At the end of ``seat``'s turn: the effects that last until the end of its drawer's next turn."""
+        turns = state["players"][seat]["turns"]
+        events: list[Event] = []
+        for effect in list(state["effects"]):
+            ends = effect["ends"]
+            if ends is None or ends["seat"] != seat or ends["turn"] != turns:
+                continue
+            state["effects"].remove(effect)
+            state["discards"].append(effect["card"])
+            if effect["kind"] == "suspend-magic":
+                state["rail"]["links"].pop(LEY_LINE, None)
+            events.append({"type": "event-over", "card": effect["card"], "kind": effect["kind"]})
+        return events
+
+    def _discard_hand(self, state: State, seat: int, command: Command) -> list[Event]:
+        self._require_move_stage(state)
+        require(not state["turn"]["acted"], "already-acted",
+                "Discarding your hand replaces the whole turn: you have already acted this turn.")
+        player = state["players"][seat]
+        count = len(player["hand"])
+        state["discards"].extend(player["hand"])
+        player["hand"] = []
+        rng = Rng(state["rng"])
+        events: list[Event] = [{"type": "hand-discarded", "seat": seat, "count": count}]
+        for _ in range(count):
+            events += self._draw_into_hand(state, seat, rng)
+        state["rng"] = rng.state
+        return events + self._end_turn(state, seat)
+
+    # turns
+
+    def _end_turn_command(self, state: State, seat: int, command: Command) -> list[Event]:
+        return self._end_turn(state, seat)
+
+    def _begin_turn(self, state: State, seat: int) -> list[Event]:
+        state["active"] = seat
+        state["turn_no"] += 1
+        state["turn"] = self._fresh_turn()
+        state["players"][seat]["turns"] += 1
+        data.core().start_turn(state["rail"], seat)
+        state["stage"] = "build" if state["phase"] == "build" else "move"
+        return [{"type": "turn-started", "seat": seat, "phase": state["phase"],
+                 "build_round": self.build_round(state), "round": state["round"]}]
+
+    def _end_turn(self, state: State, seat: int) -> list[Event]:
+        events: list[Event] = [{"type": "turn-ended", "seat": seat}]
+        if state["phase"] == "build":
+            state["build_step"] += 1
+            if state["build_step"] < len(state["schedule"]):
+                return events + self._begin_turn(state, state["schedule"][state["build_step"]])
+            state["phase"] = "play"
+            state["round"] = 1
+            state["turn_index"] = 0
+            events.append({"type": "build-rounds-over"})
+            return events + self._begin_turn(state, state["order"][0])
+        if self.qualifies(state, seat):
+            return events + self._finish(state, [seat], "won")
+        events += self._expire(state, seat)
+        state["turn_index"] += 1
+        if state["turn_index"] >= len(state["order"]):
+            state["turn_index"] = 0
+            state["round"] += 1
+        return events + self._begin_turn(state, state["order"][state["turn_index"]])
+
+    def qualifies(self, state: State, seat: int) -> bool:
+        """The win: 7 of the 8 majors joined by one network (the Ley Line joins its two while open) and 250 gold."""
+        if state["players"][seat]["gold"] < WIN_GOLD:
+            return False
+        return len(data.core().majors_connected(state["rail"], seat)) >= WIN_MAJORS
+
+    def _finish(self, state: State, winners: list[int], reason: str) -> list[Event]:
+        state["finished"] = True
+        state["phase"] = "finished"
+        state["stage"] = "none"
+        state["winners"] = winners
+        state["end_reason"] = reason
+        return [{"type": "game-over", "winners": winners, "reason": reason}]
+
+    # -- what a seat may do ---------------------------------------------------------------------------
+
+    def listing(self, state: State, *, seat: int | None) -> list[dict[str, Any]]:
+        """Every command other than ``build`` and ``move`` that ``seat`` might send now, with its price and, when
+        it cannot now, the reason ``apply`` would give (builds and moves are planned: :meth:`plan`)."""
+        if seat is None or state["finished"] or seat != state["active"]:
+            return []
+        out: list[dict[str, Any]] = []
+
+        def add(command: Command, price: int = 0, problem: tuple[str, str] | None = None) -> None:
+            out.append({"command": command, "price": price, "reason": problem[1] if problem else None})
+
+        player = state["players"][seat]
+        if state["hire"] is not None:
+            for f in (state["hire"]["drawn"], player["foreman"]):
+                add({"cmd": "keep-foreman", "foreman": f})
+            return out
+        if state["phase"] == "draft":
+            for f in state["draft"]["dealt"][str(seat)]:
+                add({"cmd": "keep-foreman", "foreman": f})
+            add({"cmd": "keep-foreman", "foreman": None}, 0, self.keep_problem(state, seat, None))
+            return out
+        if state["phase"] == "play" and state["stage"] == "move":
+            if player["at"] is None:
+                m = data.core().map
+                for city in sorted(m.cities):
+                    add({"cmd": "place-train", "at": m.address(m.cities[city].nodes[0])})
+            else:
+                city = self.city_at(player["at"])
+                if city is not None:
+                    for load in data.city_loads()[city]:
+                        add({"cmd": "pick-up", "load": load}, 0, self.pick_up_problem(state, seat, load))
+                    for load in sorted(set(player["loads"])):
+                        add({"cmd": "drop", "load": load})
+                for card in player["hand"]:
+                    for i, demand in enumerate(data.demand_cards()[card]["demands"]):
+                        if demand["city"] == city and demand["load"] in player["loads"]:
+                            add({"cmd": "deliver", "card": card, "demand": i})
+            if not state["turn"]["acted"]:
+                add({"cmd": "discard-hand"})
+        hiring = data.hiring()
+        for source in ("deck", "discard"):
+            add({"cmd": "hire-foreman", "mode": "draw", "source": source}, hiring["draw"],
+                self.hire_problem(state, seat, "draw", source, None))
+        for f in sorted(set(state["foreman_deck"]) | set(state["foreman_discards"])):
+            add({"cmd": "hire-foreman", "mode": "choose", "foreman": f}, hiring["choose"],
+                self.hire_problem(state, seat, "choose", None, f))
+        level = data.locos()[player["loco"]]["level"]
+        for to, spec in data.locos().items():
+            if level < spec["level"] <= level + 2:
+                add({"cmd": "upgrade", "loco": to}, data.upgrade_rules()["cost_per_level"] * (spec["level"] - level),
+                    self.upgrade_problem(state, seat, to))
+        add({"cmd": "end-turn"})
+        return out
+
+    def legal_commands(self, state: State, *, seat: int) -> list[Command]:
+        """Every command ``seat`` may send now. Builds are listed one section at a time (every affordable
+        legal section from where building may start) and moves one step at a time; longer ones are legal too."""
+        if state["finished"] or seat != state["active"]:
+            return []
+        out = [e["command"] for e in self.listing(state, seat=seat) if e["reason"] is None]
+        if state["phase"] in ("build", "play") and state["hire"] is None:
+            out.extend(self.section_builds(state, seat))
+            out.extend(self.step_moves(state, seat))
+        return out
+
+    def section_builds(self, state: State, seat: int) -> list[Command]:
+        budget = self.budget_left(state, seat)
+        if budget <= 0 or (state["phase"] == "build" and state["turn"]["upgraded"]):
+            return []
+        core, rail = data.core(), state["rail"]
+        m = core.map
+        hooks = self.hooks(state)
+        out: list[Command] = []
+        for u in core.build_starts(rail, seat):
+            for nb in m.adjacency[u]:
+                if nb.link is not None or rail["track"].get(nb.key) is not None or m.is_internal(u, nb.node):
+                    continue
+                cost = core.section_cost(rail, seat, m.key(u), m.key(nb.node), hooks=hooks)
+                if cost is None or cost > budget:
+                    continue
+                path = [m.address(u), m.address(nb.node)]
+                try:
+                    self.check_build(state, seat, path, hooks)
+                except RulesError:
+                    continue
+                out.append({"cmd": "build", "path": path})
+        return out
+
+    def step_moves(self, state: State, seat: int) -> list[Command]:
+        player = state["players"][seat]
+        if player["at"] is None or self.moves_left(state, seat) <= 0:
+            return []
+        m = data.core().map
+        here = m.find(player["at"])
+        hooks = self.hooks(state)
+        out: list[Command] = []
+        for nb in m.adjacency[here]:
+            path = [m.address(here), m.address(nb.node)]
+            try:
+                self.check_move(state, seat, path, hooks)
+            except RulesError:
+                continue
+            out.append({"cmd": "move", "path": path})
+        return out
+
+    def content(self) -> dict[str, Any]:
+        return data.content()
+
+    # -- planning (for pages and bots; changes nothing) ----------------------------------------------
+
+    def plan(self, state: State, *, seat: int, request: dict[str, Any]) -> dict[str, Any]:
+        """Plan a build through the tapped mileposts, or a move to one (Resourceful Rails' ``plan``).
+
+        ``{"plan": "build", "points": [[l,q,r], ...]}`` (the first point may be null: from anywhere building may
+        start) → the cheapest legal build through them with this seat's foreman and bribes, its cost, what is
+        left this turn, and the command; ``{"plan": "move", "to": [l,q,r]}`` → the fastest legal move there within
+        the train's movement, with tolls and bribes. Raises RulesError when there is none."""
+        require(not state["finished"], "game-over", "The game is over.")
+        require(seat == state["active"], "not-your-turn", "It is not your turn.")
+        core, rail = data.core(), state["rail"]
+        m = core.map
+        player = state["players"][seat]
+        hooks = self.hooks(state)
+        what = request.get("plan")
+        if what == "build":
+            points = request.get("points")
+            require(isinstance(points, list) and 1 <= len(points) <= 50, "invalid-plan",
+                    "A build plan needs 1 to 50 points.")
+            require(state["stage"] in ("move", "build") and state["hire"] is None, "phase-over",
+                    "You cannot build now.")
+            budget = self.budget_left(state, seat)
+            pts = points if len(points) > 1 or points[0] is None else [None, *points]
+            plan = core.plan_build_through(rail, seat, pts, hooks=hooks)
+            require(plan is not None, "no-path", "No legal build reaches there.")
+            assert plan is not None
+            return {"plan": "build", "path": plan.path, "sections": plan.sections, "costs": plan.costs,
+                    "bribe": plan.fee, "cost": plan.cost, "budget": budget, "affordable": plan.cost <= budget,
+                    "command": {"cmd": "build", "path": [m.address(m.find(k)) for k in plan.path]}}
+        if what == "move":
+            require(state["phase"] == "play" and state["stage"] == "move" and state["hire"] is None,
+                    "phase-over", "You cannot move now.")
+            require(player["at"] is not None, "no-train", "Place your train on a city first.")
+            left = self.moves_left(state, seat)
+            mv = core.plan_move(rail, seat, player["at"], request.get("to"), moves_left=left, cash=player["gold"],
+                                came_from=player["came_from"], hooks=hooks)
+            require(mv is not None, "no-path", "Your train cannot get there this turn.")
+            assert mv is not None
+            return {"plan": "move", "path": mv.path, "moves": mv.moves, "moves_left": left,
+                    "fees": [{"kind": f["id"].split(":")[0], "payee": f["payee"], "amount": f["amount"]}
+                             for f in mv.fees],
+                    "fee_total": mv.fee_total,
+                    "command": {"cmd": "move", "path": [m.address(m.find(k)) for k in mv.path]}}
+        raise RulesError("invalid-plan", "Ask for a 'build' or a 'move' plan.")
+
+    # -- views -------------------------------------------------------------------------------------------
+
+    def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
+        core = data.core()
+        active = None if state["finished"] else state["active"]
+        players = []
+        for p in state["players"]:
+            s = p["seat"]
+            players.append({
+                "seat": s, "name": p["name"], "color": p["color"], "gold": p["gold"], "foreman": p["foreman"],
+                "loco": p["loco"], "speed": self.speed(state, s), "capacity": self.capacity(state, s),
+                "at": p["at"], "came_from": p["came_from"], "loads": list(p["loads"]),
+                "hand_size": len(p["hand"]),
+                "hand": [data.demand_cards()[c] for c in p["hand"]] if seat == s else None,
+                "majors": core.majors_connected(state["rail"], s),
+                "sections": sum(1 for o in state["rail"]["track"].values() if o == s),
+            })
+        draft = None
+        if state["draft"] is not None:
+            d = state["draft"]
+            draft = {"deal": d["deal"], "queue": list(d["queue"]),
+                     "dealt_counts": {k: len(v) for k, v in d["dealt"].items()},
+                     "yours": list(d["dealt"].get(str(seat), [])) if seat is not None else None}
+        hire = None
+        if state["hire"] is not None:
+            h = state["hire"]
+            hire = {"seat": h["seat"], "source": h["source"], "drawn": h["drawn"] if seat == h["seat"] else None}
+        turn_fees = state["rail"]["turn"].get("fees_paid", [])
+        links = {link.name: core.link_open(state["rail"], link) for link in core.map.link_groups}
+        return {
+            "kind": KIND,
+            "phase": state["phase"],
+            "stage": state["stage"],
+            "build_round": self.build_round(state),
+            "round": state["round"],
+            "order": list(state["order"]),
+            "active_seat": active,
+            "you": seat,
+            "turn": {
+                "seat": active,
+                "spent": state["turn"]["spent"],
+                "budget_left": self.budget_left(state, active),
+                "moves_used": state["turn"]["moves_used"],
+                "moves_left": self.moves_left(state, active),
+                "acted": state["turn"]["acted"],
+                "tolls_paid": [int(f.split(":")[1]) for f in turn_fees if f.startswith("toll:")],
+                "move_bribe_paid": "bribe" in turn_fees,
+                "build_bribe_paid": state["turn"]["build_bribe_paid"],
+            },
+            "draft": draft,
+            "hire": hire,
+            "players": players,
+            "track": dict(state["rail"]["track"]),
+            "links": links,
+            "effects": [dict(e) for e in state["effects"]],
+            "supply": dict(state["supply"]),
+            "locos": dict(state["locos"]),
+            "deck_size": len(state["deck"]),
+            "discard_size": len(state["discards"]),
+            "foreman_deck_size": len(state["foreman_deck"]),
+            "foreman_discards": list(state["foreman_discards"]),
+            "goal": {"majors": WIN_MAJORS, "gold": WIN_GOLD},
+            "content_version": data.content()["version"],
+            "options": dict(state["options"]),
+            "finished": state["finished"],
+            "winners": list(state["winners"]),
+            "end_reason": state["end_reason"],
+            "listing": self.listing(state, seat=seat),
+        }

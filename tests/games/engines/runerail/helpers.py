@@ -202,3 +202,26 @@ def foothold(state: dict[str, Any], seat: int, at: str, *, avoid: tuple[str, ...
 
 def gold(state: dict[str, Any]) -> list[int]:
     return [p["gold"] for p in state["players"]]
+
+
+def line(n: int, *, start: str | None = None, layer: int = 0) -> list[str]:
+    """``n`` mileposts in a straight row along one hex row (east or west), away from cities and gates
+    (but ``start``, if given), with no crossing between them."""
+    starts = [start] if start else [node.key for node in MAP.nodes if node.layer == layer]
+    for first in starts:
+        lay_, q, r = (int(x) for x in first.split(","))
+        for step in (1, -1):
+            keys = [f"{lay_},{q + i * step},{r}" for i in range(n)]
+            if not all(k in MAP.index for k in keys):
+                continue
+            if not all(plain_place(k) for k in keys[1:]) or (start is None and not plain_place(keys[0])):
+                continue
+            if any(crossings(a, b) for a, b in zip(keys, keys[1:], strict=False)):
+                continue
+            return keys
+    raise LookupError("no line")
+
+
+def put_train(state: dict[str, Any], seat: int, at: str, came_from: str | None = None) -> None:
+    state["players"][seat]["at"] = at
+    state["players"][seat]["came_from"] = came_from

@@ -10,6 +10,7 @@ compares them with what the engine charged can fail.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -129,8 +130,13 @@ def address(key: str) -> list[int]:
 # -- the world -------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1)
+def _raw_nodes() -> dict[str, dict[str, Any]]:
+    return {",".join(map(str, n["at"])): n for n in data.map_data()["nodes"]}
+
+
 def raw_node(key: str) -> dict[str, Any]:
-    return next(n for n in data.map_data()["nodes"] if ",".join(map(str, n["at"])) == key)
+    return _raw_nodes()[key]
 
 
 def neighbours(key: str, *, links: bool = False) -> list[str]:

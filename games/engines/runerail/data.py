@@ -1,6 +1,6 @@
 """Runerail's content and fixed numbers: the world map, the loads, the cards, the components.
 
-The data files are generated (see README.md, WORLD.md, COMPONENTS.md); this module only reads them,
+The data files are generated (see README.md); this module only reads them,
 once per process, and builds the one :class:`RailCore` every game of this kind shares.
 """
 

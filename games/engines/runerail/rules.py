@@ -1,7 +1,7 @@
-"""Runerail: the rules engine on the shared rail core (pure Python, no Django). Part 1 (ENGINE.md).
+"""Runerail: the rules engine on the shared rail core (pure Python, no Django). Part 1 (README.md, "The engine").
 
 Rules: ``shared/specs/fantasy-rails-server-notes.md`` and the published facts and recommendations of
-``shared/reference/rail-games-notes.md`` ("The fantasy rail game"); the choices are in ENGINE.md.
+``shared/reference/rail-games-notes.md`` ("The fantasy rail game"); the choices are in README.md.
 The rail core (``../rail_core``) does track, building, moving, tolls, passages and connectivity;
 the foremen and the Deepways' bribes reach into it through :class:`RunerailHooks`; this module does
 turns, gold, the draft, foremen, locos, loads, cards, events and the win.
@@ -55,7 +55,7 @@ from .data import (
 KIND = "runerail"
 
 # Event kinds whose effect this engine applies now; the others are recorded as "pending" in
-# state["effects"] and expire like the rest (ENGINE.md, "Part 2").
+# state["effects"] and expire like the rest (README.md, "Part 2").
 APPLIED_EVENTS = ("open-bridge", "suspend-magic", "no-upgrade", "no-foreman-change", "war-tax")
 
 

@@ -174,3 +174,82 @@ def content() -> dict[str, Any]:
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}
+
+
+# -- event areas ---------------------------------------------------------------------------------------
+
+
+class Area:
+    """What an event's ``params.area`` covers: ``nodes`` (milepost indices), ``pairs`` (edge keys of
+    milepost pairs: the crossings of a river area) and ``sea`` (sea point keys ``"0,q,r"``).
+
+    A milepost is *in* the area when it is one of ``nodes`` or an end of one of ``pairs``; a section
+    (an edge key) is *touched* when an end is in ``nodes`` or it is one of ``pairs``."""
+
+    __slots__ = ("nodes", "pairs", "sea", "pair_ends")
+
+    def __init__(self, nodes: frozenset[int], pairs: frozenset[str], sea: frozenset[str]) -> None:
+        self.nodes, self.pairs, self.sea = nodes, pairs, sea
+        edge_nodes = core().map.edge_nodes
+        self.pair_ends = frozenset(end for key in pairs for end in edge_nodes[key])
+
+    def has(self, node: int) -> bool:
+        return node in self.nodes or node in self.pair_ends
+
+    def touches(self, key: str) -> bool:
+        if key in self.pairs:
+            return True
+        a, b = core().map.edge_nodes[key]
+        return a in self.nodes or b in self.nodes
+
+    def __or__(self, other: Area) -> Area:
+        return Area(self.nodes | other.nodes, self.pairs | other.pairs, self.sea | other.sea)
+
+
+EMPTY: frozenset[Any] = frozenset()
+
+
+def _sea_key(at: list[int]) -> str:
+    return ",".join(str(x) for x in at)
+
+
+def area_of(spec: dict[str, Any]) -> Area:
+    """The :class:`Area` of an area spec (``events.json`` ``areas``); RulesError-free: the data tests
+    keep every spec valid, an unknown form raises ValueError."""
+    m = core().map
+    if "region" in spec:
+        region = spec["region"]
+        sea = frozenset(_sea_key(p) for p in map_data().get("sea_regions", {}).get(region, ()))
+        return Area(frozenset(n.index for n in m.nodes if n.region == region), EMPTY, sea)
+    if "within" in spec:
+        city = m.cities[spec["of"]]
+        centre = city.centre if city.centre is not None else city.nodes[0]
+        n = spec["within"]
+        return Area(frozenset(i for i in range(len(m.nodes)) if (d := m.hex_distance(centre, i)) is not None
+                              and d <= n), EMPTY, EMPTY)
+    if "terrain" in spec:
+        return Area(frozenset(n.index for n in m.nodes if n.terrain == spec["terrain"]), EMPTY, EMPTY)
+    if "river" in spec:
+        return Area(EMPTY, frozenset(k for k, xs in m.crossings.items()
+                                     if any(kind == "river" and name == spec["river"] for kind, name in xs)), EMPTY)
+    if "crossing" in spec:
+        return Area(EMPTY, frozenset(k for k, xs in m.crossings.items()
+                                     if any(kind == spec["crossing"] for kind, _ in xs)), EMPTY)
+    if "cities" in spec:
+        return Area(frozenset(i for c in spec["cities"] for i in m.cities[c].nodes), EMPTY, EMPTY)
+    if "any" in spec:
+        out = Area(EMPTY, EMPTY, EMPTY)
+        for part in spec["any"]:
+            out = out | area_of(part)
+        return out
+    if spec.get("everywhere"):
+        sea = frozenset(_sea_key(p) for p in map_data().get("sea", ()))
+        return Area(frozenset(range(len(m.nodes))), EMPTY, sea)
+    raise ValueError(f"unknown area {spec!r}")
+
+
+@functools.cache
+def event_area(card: str) -> Area:
+    """The area of event card ``card`` (cached per card; an empty area when the card names none)."""
+    spec = events()[card]["params"].get("area")
+    return area_of(spec) if spec else Area(EMPTY, EMPTY, EMPTY)

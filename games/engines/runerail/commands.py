@@ -74,6 +74,12 @@ COMMANDS = (
         (Arg("card", CARD_ID, "The demand card's id."), Arg("demand", Int(min=0, max=2), "Which of its demands.")),
     ),
     CommandSpec("discard-hand", "Instead of your turn: discard your cards and draw as many new ones; your turn ends."),
+    CommandSpec(
+        "choose-load-to-lose",
+        "When an event takes a load from your train (view.pending.yours), choose which one: it goes back to the "
+        "supply. The players asked answer in seat order; the turn goes on after the last answer.",
+        (Arg("load", LOAD, "The load's id (one your train carries)."),),
+    ),
     CommandSpec("end-turn", "End your turn."),
 )
 
@@ -103,8 +109,12 @@ VIEW_FIELDS = (
     ))), "Every player: gold, foreman, loco, where the train stands, loads, cards (your own in full), majors."),
     Field("track", Obj(), "Every built section: edge key 'l,q,r|l,q,r' -> owner seat."),
     Field("links", Obj(), "The passages by name: open (true) or closed (false)."),
-    Field("effects", ListOf(Obj()), "Event cards in force or waiting: card, kind, params, status, who drew it, "
-                                    "when it ends."),
+    Field("effects", ListOf(Obj()), "Event cards in force or waiting: card, kind, params, status (active, done, "
+                                    "rebuild, pending), who drew it, when it ends, the sections destroyed."),
+    Field("pending", Obj((Field("kind", Text()), Field("seat", SEAT))),
+          "A decision the game waits for (an event's lost load): the seat asked now, the queue in seat order, and "
+          "in 'yours' what is asked of this seat (the choices), else null.", nullable=True),
+    Field("rebuild_rights", Obj(), "Destroyed sections only their owner may rebuild now: edge key -> seat."),
     Field("supply", Obj(), "Load chips left, by load id."),
     Field("locos", Obj(), "Loco cards left to upgrade to, by type."),
     Field("deck_size", Int(min=0), "Cards left in the demand deck."),

@@ -1,4 +1,4 @@
-"""Runerail: the rules engine on the shared rail core (pure Python, no Django). Part 1 (README.md, "The engine").
+"""Runerail: the rules engine on the shared rail core (pure Python, no Django). README.md, "The engine".
 
 Rules: ``shared/specs/fantasy-rails-server-notes.md`` and the published facts and recommendations of
 ``shared/reference/rail-games-notes.md`` ("The fantasy rail game"); the choices are in README.md.
@@ -21,12 +21,17 @@ State (plain JSON)::
                   "turns"}],
      "rail": the rail core's state, "deck": [card ids, drawn from the end], "discards": [...],
      "foreman_deck": [...], "foreman_discards": [...], "locos": {type: cards left}, "supply": {load: chips},
-     "effects": [{"card", "kind", "params", "duration", "drawn_by", "status", "ends"}],
+     "effects": [{"card", "kind", "params", "duration", "drawn_by", "status", "ends", "sections"?}],
+     "pending": {"kind": "lose-load", "queue": [{"seat", "card", "loads"}], "then": "end-turn" | None} | None,
      "finished", "winners", "end_reason"}
+
+Players also hold ``lost_turns`` (turns to skip); ``turn`` also ``half_from`` (the movement used when the
+train came under a half-rate area this turn, else None).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
@@ -54,9 +59,13 @@ from .data import (
 
 KIND = "runerail"
 
-# Event kinds whose effect this engine applies now; the others are recorded as "pending" in
-# state["effects"] and expire like the rest (README.md, "Part 2").
-APPLIED_EVENTS = ("open-bridge", "suspend-magic", "no-upgrade", "no-foreman-change", "war-tax")
+# Event kinds whose effect this engine applies; the others (the ships' events: there are no ships yet)
+# are recorded as "pending" in state["effects"] and expire like the rest (README.md, "Part 2").
+APPLIED_EVENTS = ("open-bridge", "suspend-magic", "no-upgrade", "no-foreman-change", "war-tax", "no-build", "halt",
+                  "half-rate", "no-loading", "lose-turn", "lose-load", "track-destroyed")
+# One-shot kinds: they act on what is in the area when drawn; the record stays (status "done") until it expires.
+ONCE_EVENTS = ("war-tax", "lose-turn", "lose-load", "track-destroyed")
+REBUILD_TURNS = 3  # the rebuild right lasts this many of the drawer's turns after the card is discarded
 
 
 def _key(ref: Any) -> str:
@@ -67,6 +76,23 @@ def _key(ref: Any) -> str:
 def _ability(state: State, seat: int) -> dict[str, Any]:
     foreman = state["players"][seat]["foreman"]
     return data.foremen()[foreman]["ability"] if foreman else {}
+
+
+def _seats_named(state: State, players: str, drawer: int, area: data.Area | None = None) -> list[int]:
+    """The seats an event's ``players`` names: all, the drawer, the others, or those with a train in its area."""
+    seats = [p["seat"] for p in state["players"]]
+    if players == "drawer":
+        return [drawer]
+    if players == "others":
+        return [s for s in seats if s != drawer]
+    if players == "in-area":
+        return [s for s in seats if _in_area(state, s, area)]
+    return seats
+
+
+def _in_area(state: State, seat: int, area: data.Area | None) -> bool:
+    at = state["players"][seat]["at"]
+    return area is not None and at is not None and area.has(data.core().map.index[at])
 
 
 def _orc_holder(state: State) -> int | None:
@@ -85,6 +111,11 @@ class RunerailHooks(RailHooks):
     def __init__(self, state: State) -> None:
         self.state = state
         self.effects = [e for e in state["effects"] if e["status"] == "active"]
+        # Areas in force: no building (with the seats barred), halted trains.
+        self.no_build = [(data.event_area(e["card"]), set(_seats_named(state, e["params"].get("players", "all"),
+                                                                     e["drawn_by"])))
+                         for e in self.effects if e["kind"] == "no-build"]
+        self.halted = [data.event_area(e["card"]) for e in self.effects if e["kind"] == "halt"]
         self.abilities = {p["seat"]: _ability(state, p["seat"]) for p in state["players"]}
         self.orc = _orc_holder(state)
         self.gates = data.gate_nodes()
@@ -119,6 +150,11 @@ class RunerailHooks(RailHooks):
 
     def section_refusal(self, m: RailMap, player: int, a: int, b: int) -> tuple[str, str] | None:
         ability = self.abilities[player]
+        if self.no_build:
+            key = m.edge_key(a, b)
+            for area, barred in self.no_build:
+                if player in barred and area.touches(key):
+                    return ("no-build", "No building there now (an event).")
         layer = ability.get("build_only_layer")
         if layer is not None and (m.nodes[a].layer != layer or m.nodes[b].layer != layer):
             return ("foreman-layer", f"Your foreman builds only in {m.layers[layer]['name']}.")
@@ -136,6 +172,12 @@ class RunerailHooks(RailHooks):
             return 0
         deep = any(m.nodes[u].layer == DEEP_LAYER or m.nodes[v].layer == DEEP_LAYER for u, v in sections)
         return BRIBE if deep else 0
+
+    def step_refusal(self, m: RailMap, player: int, a: int, b: int) -> tuple[str, str] | None:
+        for area in self.halted:
+            if area.has(a):
+                return ("halted", "Trains in that area are halted (an event).")
+        return None
 
     def step_fees(self, m: RailMap, player: int, a: int, b: int) -> tuple[Fee, ...]:
         if self.abilities[player].get("move_bribe") is False:
@@ -195,7 +237,8 @@ class Runerail(Engine):
             "hire": None,
             "players": [
                 {"seat": s, "name": players[s], "color": colors[s], "gold": START_GOLD, "foreman": None,
-                 "loco": start, "at": None, "came_from": None, "loads": [], "hand": [], "turns": 0}
+                 "loco": start, "at": None, "came_from": None, "loads": [], "hand": [], "turns": 0,
+                 "lost_turns": 0}
                 for s in seats
             ],
             "rail": data.core().new_state(seats),
@@ -206,6 +249,7 @@ class Runerail(Engine):
             "locos": {t: x["count"] for t, x in data.locos().items()},
             "supply": {x: spec["chips"] for x, spec in data.loads().items()},
             "effects": [],
+            "pending": None,
             "finished": False,
             "winners": [],
             "end_reason": None,
@@ -231,7 +275,7 @@ class Runerail(Engine):
     @staticmethod
     def _fresh_turn() -> dict[str, Any]:
         return {"spent": 0, "moves_used": 0, "acted": False, "built": False, "upgraded": False,
-                "build_bribe_paid": False}
+                "build_bribe_paid": False, "half_from": None}
 
     @staticmethod
     def _deal(state: State, cards: list[str], seats: list[int], deal: int) -> None:
@@ -243,7 +287,10 @@ class Runerail(Engine):
     # -- reading the state -----------------------------------------------------------------------------
 
     def active_seats(self, state: State) -> list[int]:
-        return [] if state["finished"] else [state["active"]]
+        if state["finished"]:
+            return []
+        pending = state.get("pending")
+        return [pending["queue"][0]["seat"]] if pending else [state["active"]]
 
     def is_finished(self, state: State) -> bool:
         return bool(state["finished"])
@@ -271,7 +318,32 @@ class Runerail(Engine):
     def moves_left(state: State, seat: int | None) -> int:
         if seat is None or state["active"] != seat or state["phase"] != "play" or state["stage"] != "move":
             return 0
-        return max(0, Runerail.speed(state, seat) - state["turn"]["moves_used"])
+        speed = Runerail.speed(state, seat)
+        half_from = state["turn"].get("half_from")
+        if half_from is not None:  # half rate from there on: what was left, halved, rounded up (published)
+            speed = half_from + (speed - half_from + 1) // 2
+        return max(0, speed - state["turn"]["moves_used"])
+
+    @staticmethod
+    def half_area(state: State) -> data.Area | None:
+        """The half-rate areas in force, as one area (None when there are none)."""
+        areas = [data.event_area(e["card"]) for e in state["effects"]
+                 if e["kind"] == "half-rate" and e["status"] == "active"]
+        if not areas:
+            return None
+        out = areas[0]
+        for a in areas[1:]:
+            out = out | a
+        return out
+
+    def _maybe_halve(self, state: State, seat: int) -> list[Event]:
+        """Halve the rest of the turn's movement once the active train stands in a half-rate area."""
+        if state["phase"] != "play" or state["active"] != seat or state["turn"].get("half_from") is not None:
+            return []
+        if not _in_area(state, seat, self.half_area(state)):
+            return []
+        state["turn"]["half_from"] = state["turn"]["moves_used"]
+        return [{"type": "half-rate", "seat": seat, "moves_left": self.moves_left(state, seat)}]
 
     @staticmethod
     def city_at(key: str | None) -> str | None:
@@ -293,9 +365,17 @@ class Runerail(Engine):
 
     def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
         require(not state["finished"], "game-over", "The game is over.")
+        name = command["cmd"]
+        pending = state.get("pending")
+        if pending:
+            asked = pending["queue"][0]["seat"]
+            require(seat == asked, "not-your-turn", f"Waiting for player {asked} to choose a load to lose.")
+            require(name == "choose-load-to-lose", "decision-pending", "First choose the load you lose.")
+            assert seat is not None
+            return self._choose_load_to_lose(state, seat, command)
         require(seat is not None and seat == state["active"], "not-your-turn", "It is not your turn.")
         assert seat is not None
-        name = command["cmd"]
+        require(name != "choose-load-to-lose", "nothing-to-choose", "Nobody is asked to choose a load now.")
         if state["phase"] == "draft" or state["hire"] is not None:
             require(name == "keep-foreman", "choose-foreman", "First choose your foreman.")
         handler = {
@@ -522,34 +602,64 @@ class Runerail(Engine):
         player["at"] = key
         player["came_from"] = None
         state["turn"]["acted"] = True
-        return [{"type": "train-placed", "seat": seat, "at": key, "city": city}]
+        return [{"type": "train-placed", "seat": seat, "at": key, "city": city}] + self._maybe_halve(state, seat)
 
-    def check_move(self, state: State, seat: int, path: Any, hooks: RunerailHooks | None = None) -> Any:
+    def check_move(self, state: State, seat: int, path: Any, hooks: RunerailHooks | None = None) -> list[Any]:
+        """The move's plans (the rail core's), or RulesError. One plan, or two when the path enters a half-rate
+        area before its end: the part up to the first milepost in the area, then the rest with the movement
+        left there halved, rounded up (published)."""
         self._require_move_stage(state)
         player = state["players"][seat]
         require(player["at"] is not None, "no-train", "Place your train on a city first.")
+        require(isinstance(path, list) and len(path) >= 2, "bad-path", "A move needs at least two mileposts.")
         require(_key(path[0]) == player["at"], "bad-path", f"A move starts where your train stands ({player['at']}).")
-        return data.core().check_move(state["rail"], seat, path, moves_left=self.moves_left(state, seat),
-                                      cash=player["gold"], came_from=player["came_from"],
-                                      hooks=hooks or self.hooks(state))
+        core = data.core()
+        hooks = hooks or self.hooks(state)
+        left = self.moves_left(state, seat)
+        half = self.half_area(state) if state["turn"].get("half_from") is None else None
+        split = None
+        if half is not None:
+            split = next((i for i, ref in enumerate(path[1:-1], 1) if half.has(core.map.find(ref))), None)
+        if split is None:
+            return [core.check_move(state["rail"], seat, path, moves_left=left, cash=player["gold"],
+                                    came_from=player["came_from"], hooks=hooks)]
+        rail = copy.deepcopy(state["rail"])
+        first = core.move(rail, seat, path[:split + 1], moves_left=left, cash=player["gold"],
+                          came_from=player["came_from"], hooks=hooks)
+        rest = (left - first.moves + 1) // 2
+        second = core.check_move(rail, seat, path[split:], moves_left=rest, cash=player["gold"] - first.fee_total,
+                                 came_from=first.came_from, hooks=hooks)
+        return [first, second]
 
     def _move(self, state: State, seat: int, command: Command) -> list[Event]:
-        plan = self.check_move(state, seat, command["path"])
-        data.core().move(state["rail"], seat, plan.path, moves_left=self.moves_left(state, seat),
-                         cash=state["players"][seat]["gold"], came_from=state["players"][seat]["came_from"],
-                         hooks=self.hooks(state))
+        hooks = self.hooks(state)
+        pieces = self.check_move(state, seat, command["path"], hooks)
         player = state["players"][seat]
-        fees = []
-        for fee in plan.fees:
-            player["gold"] -= fee["amount"]
-            if fee["payee"] is not None:
-                state["players"][fee["payee"]]["gold"] += fee["amount"]
-            fees.append({"kind": fee["id"].split(":")[0], "payee": fee["payee"], "amount": fee["amount"]})
-        state["turn"]["moves_used"] += plan.moves
-        state["turn"]["acted"] = True
-        player["at"] = plan.path[-1]
-        player["came_from"] = plan.came_from
-        return [{"type": "moved", "seat": seat, "path": plan.path, "moves": plan.moves, "fees": fees}]
+        events: list[Event] = []
+        for piece in pieces:
+            plan = data.core().move(state["rail"], seat, piece.path, moves_left=self.moves_left(state, seat),
+                                    cash=player["gold"], came_from=player["came_from"], hooks=hooks)
+            fees = []
+            for fee in plan.fees:
+                player["gold"] -= fee["amount"]
+                if fee["payee"] is not None:
+                    state["players"][fee["payee"]]["gold"] += fee["amount"]
+                fees.append({"kind": fee["id"].split(":")[0], "payee": fee["payee"], "amount": fee["amount"]})
+            state["turn"]["moves_used"] += plan.moves
+            state["turn"]["acted"] = True
+            player["at"] = plan.path[-1]
+            player["came_from"] = plan.came_from
+            events.append({"type": "moved", "seat": seat, "path": plan.path, "moves": plan.moves, "fees": fees})
+            events += self._maybe_halve(state, seat)
+        return events
+
+    def no_loading_at(self, state: State, key: str | None) -> bool:
+        """Whether a no-loading event covers the milepost ``key``."""
+        if key is None:
+            return False
+        node = data.core().map.index[key]
+        return any(e["kind"] == "no-loading" and e["status"] == "active" and data.event_area(e["card"]).has(node)
+                   for e in state["effects"])
 
     def pick_up_problem(self, state: State, seat: int, load: str) -> tuple[str, str] | None:
         player = state["players"][seat]
@@ -560,6 +670,8 @@ class Runerail(Engine):
             return "not-at-a-city", "Your train is not at a city."
         if load not in data.city_loads()[city]:
             return "not-here", f"{data.core().map.cities[city].name} has no {data.loads()[load]['name']}."
+        if self.no_loading_at(state, player["at"]):
+            return "no-loading", "No loads are picked up or delivered here now (an event)."
         if len(player["loads"]) >= self.capacity(state, seat):
             return "train-full", f"Your loco carries {self.capacity(state, seat)} loads and is full."
         if state["supply"][load] <= 0:
@@ -598,6 +710,8 @@ class Runerail(Engine):
             return "wrong-city", f"That demand is for {data.core().map.cities[demand['city']].name}."
         if demand["load"] not in player["loads"]:
             return "no-such-load", f"Your train carries no {data.loads()[demand['load']]['name']}."
+        if self.no_loading_at(state, player["at"]):
+            return "no-loading", "No loads are picked up or delivered here now (an event)."
         return None
 
     def _deliver(self, state: State, seat: int, command: Command) -> list[Event]:
@@ -671,9 +785,38 @@ class Runerail(Engine):
                 tax = data.war_tax(p["gold"])
                 p["gold"] -= tax
                 paid[str(p["seat"])] = tax
-            effect["status"] = "done"
             events.append({"type": "war-tax", "paid": paid})
+        elif kind == "lose-turn":
+            area = data.event_area(card)
+            hit = _seats_named(state, spec["params"].get("players", "in-area"), seat, area)
+            for s in hit:
+                state["players"][s]["lost_turns"] = state["players"][s].get("lost_turns", 0) + 1
+            events.append({"type": "turns-lost", "card": card, "seats": hit})
+        elif kind == "lose-load":
+            area = data.event_area(card)
+            asked = [p["seat"] for p in state["players"] if p["loads"] and _in_area(state, p["seat"], area)]
+            if asked:
+                pending = state.get("pending") or {"kind": "lose-load", "queue": [], "then": None}
+                count = spec["params"].get("loads", 1)
+                pending["queue"] += [{"seat": s, "card": card, "loads": min(count, len(state["players"][s]["loads"]))}
+                                     for s in asked]
+                state["pending"] = pending
+            events.append({"type": "loads-to-lose", "card": card, "seats": asked})
+        elif kind == "track-destroyed":
+            area = data.event_area(card)
+            rail = state["rail"]
+            m = data.core().map
+            gone = {key: owner for key, owner in sorted(rail["track"].items()) if area.touches(key)}
+            for key in gone:
+                a, b = m.edge_nodes[key]
+                data.core().remove_section(rail, m.key(a), m.key(b), reserve=True)
+            effect["sections"] = gone
+            events.append({"type": "track-destroyed", "card": card, "sections": dict(gone)})
+        if kind in ONCE_EVENTS:
+            effect["status"] = "done"
         state["effects"].append(effect)
+        if kind == "half-rate":
+            events += self._maybe_halve(state, state["active"])
         return events
 
     def _expire(self, state: State, seat: int) -> list[Event]:
@@ -684,8 +827,22 @@ class Runerail(Engine):
             ends = effect["ends"]
             if ends is None or ends["seat"] != seat or ends["turn"] != turns:
                 continue
-            state["effects"].remove(effect)
+            if effect["status"] == "rebuild":  # the rebuild rights run out
+                state["effects"].remove(effect)
+                reserved = state["rail"].get("reserved", {})
+                for key, owner in effect["sections"].items():
+                    if reserved.get(key) == owner:
+                        del reserved[key]
+                events.append({"type": "rebuild-rights-over", "card": effect["card"]})
+                continue
             state["discards"].append(effect["card"])
+            if effect["kind"] == "track-destroyed" and effect.get("sections"):
+                # The card is discarded; the owners may rebuild for REBUILD_TURNS more of the drawer's turns.
+                effect["status"] = "rebuild"
+                effect["ends"] = {"seat": seat, "turn": turns + effect["params"].get("rebuild_turns", REBUILD_TURNS)}
+                events.append({"type": "event-over", "card": effect["card"], "kind": effect["kind"]})
+                continue
+            state["effects"].remove(effect)
             if effect["kind"] == "suspend-magic":
                 state["rail"]["links"].pop(LEY_LINE, None)
             events.append({"type": "event-over", "card": effect["card"], "kind": effect["kind"]})
@@ -704,7 +861,30 @@ class Runerail(Engine):
         for _ in range(count):
             events += self._draw_into_hand(state, seat, rng)
         state["rng"] = rng.state
+        if state.get("pending"):  # the turn ends once the players asked have chosen
+            state["pending"]["then"] = "end-turn"
+            return events
         return events + self._end_turn(state, seat)
+
+    def _choose_load_to_lose(self, state: State, seat: int, command: Command) -> list[Event]:
+        pending = state["pending"]
+        ask = pending["queue"][0]
+        player = state["players"][seat]
+        load = command["load"]
+        require(load in player["loads"], "no-such-load", "Your train does not carry that load.")
+        player["loads"].remove(load)
+        state["supply"][load] += 1
+        state["draws"] += 1  # another seat's choice: undo never takes it back
+        events: list[Event] = [{"type": "load-lost", "seat": seat, "load": load, "card": ask["card"]}]
+        ask["loads"] -= 1
+        if ask["loads"] <= 0 or not player["loads"]:
+            pending["queue"].pop(0)
+        if pending["queue"]:
+            return events
+        state["pending"] = None
+        if pending.get("then") == "end-turn":
+            events += self._end_turn(state, state["active"])
+        return events
 
     # turns
 
@@ -719,7 +899,7 @@ class Runerail(Engine):
         data.core().start_turn(state["rail"], seat)
         state["stage"] = "build" if state["phase"] == "build" else "move"
         return [{"type": "turn-started", "seat": seat, "phase": state["phase"],
-                 "build_round": self.build_round(state), "round": state["round"]}]
+                 "build_round": self.build_round(state), "round": state["round"]}] + self._maybe_halve(state, seat)
 
     def _end_turn(self, state: State, seat: int) -> list[Event]:
         events: list[Event] = [{"type": "turn-ended", "seat": seat}]
@@ -735,10 +915,20 @@ class Runerail(Engine):
         if self.qualifies(state, seat):
             return events + self._finish(state, [seat], "won")
         events += self._expire(state, seat)
-        state["turn_index"] += 1
-        if state["turn_index"] >= len(state["order"]):
-            state["turn_index"] = 0
-            state["round"] += 1
+        while True:
+            state["turn_index"] += 1
+            if state["turn_index"] >= len(state["order"]):
+                state["turn_index"] = 0
+                state["round"] += 1
+            nxt = state["players"][state["order"][state["turn_index"]]]
+            if not nxt.get("lost_turns"):
+                break
+            # A lost turn is skipped whole (no hand discard either); it counts as that player's turn.
+            nxt["lost_turns"] -= 1
+            nxt["turns"] += 1
+            state["turn_no"] += 1
+            events.append({"type": "turn-lost", "seat": nxt["seat"]})
+            events += self._expire(state, nxt["seat"])
         return events + self._begin_turn(state, state["order"][state["turn_index"]])
 
     def qualifies(self, state: State, seat: int) -> bool:
@@ -760,7 +950,7 @@ class Runerail(Engine):
     def listing(self, state: State, *, seat: int | None) -> list[dict[str, Any]]:
         """Every command other than ``build`` and ``move`` that ``seat`` might send now, with its price and, when
         it cannot now, the reason ``apply`` would give (builds and moves are planned: :meth:`plan`)."""
-        if seat is None or state["finished"] or seat != state["active"]:
+        if seat is None or seat not in self.active_seats(state):
             return []
         out: list[dict[str, Any]] = []
 
@@ -768,6 +958,10 @@ class Runerail(Engine):
             out.append({"command": command, "price": price, "reason": problem[1] if problem else None})
 
         player = state["players"][seat]
+        if state.get("pending"):
+            for load in sorted(set(player["loads"])):
+                add({"cmd": "choose-load-to-lose", "load": load})
+            return out
         if state["hire"] is not None:
             for f in (state["hire"]["drawn"], player["foreman"]):
                 add({"cmd": "keep-foreman", "foreman": f})
@@ -813,10 +1007,10 @@ class Runerail(Engine):
     def legal_commands(self, state: State, *, seat: int) -> list[Command]:
         """Every command ``seat`` may send now. Builds are listed one section at a time (every affordable
         legal section from where building may start) and moves one step at a time; longer ones are legal too."""
-        if state["finished"] or seat != state["active"]:
+        if seat not in self.active_seats(state):
             return []
         out = [e["command"] for e in self.listing(state, seat=seat) if e["reason"] is None]
-        if state["phase"] in ("build", "play") and state["hire"] is None:
+        if state["phase"] in ("build", "play") and state["hire"] is None and not state.get("pending"):
             out.extend(self.section_builds(state, seat))
             out.extend(self.step_moves(state, seat))
         return out
@@ -861,6 +1055,20 @@ class Runerail(Engine):
             out.append({"cmd": "move", "path": path})
         return out
 
+    @staticmethod
+    def _pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
+        """The decision waited for: who is asked (in order), and what is asked of ``seat`` if anything."""
+        pending = state.get("pending")
+        if not pending:
+            return None
+        queue = [dict(q) for q in pending["queue"]]
+        head = queue[0]
+        yours = None
+        if seat is not None and seat == head["seat"]:
+            yours = {"ask": "choose-load-to-lose", "card": head["card"], "loads": head["loads"],
+                     "choices": sorted(set(state["players"][seat]["loads"]))}
+        return {"kind": pending["kind"], "seat": head["seat"], "queue": queue, "yours": yours}
+
     def content(self) -> dict[str, Any]:
         return data.content()
 
@@ -875,6 +1083,7 @@ class Runerail(Engine):
         the train's movement, with tolls and bribes. Raises RulesError when there is none."""
         require(not state["finished"], "game-over", "The game is over.")
         require(seat == state["active"], "not-your-turn", "It is not your turn.")
+        require(not state.get("pending"), "decision-pending", "Waiting for a load to be chosen.")
         core, rail = data.core(), state["rail"]
         m = core.map
         player = state["players"][seat]
@@ -903,10 +1112,15 @@ class Runerail(Engine):
                                 came_from=player["came_from"], hooks=hooks)
             require(mv is not None, "no-path", "Your train cannot get there this turn.")
             assert mv is not None
-            return {"plan": "move", "path": mv.path, "moves": mv.moves, "moves_left": left,
+            try:  # a half-rate area on the way halves what is left there: the planner does not know it
+                pieces = self.check_move(state, seat, list(mv.path), hooks)
+            except RulesError:
+                raise RulesError("no-path", "Your train cannot get there this turn.") from None
+            fees = [f for piece in pieces for f in piece.fees]
+            return {"plan": "move", "path": mv.path, "moves": sum(piece.moves for piece in pieces), "moves_left": left,
                     "fees": [{"kind": f["id"].split(":")[0], "payee": f["payee"], "amount": f["amount"]}
-                             for f in mv.fees],
-                    "fee_total": mv.fee_total,
+                             for f in fees],
+                    "fee_total": sum(f["amount"] for f in fees),
                     "command": {"cmd": "move", "path": [m.address(m.find(k)) for k in mv.path]}}
         raise RulesError("invalid-plan", "Ask for a 'build' or a 'move' plan.")
 
@@ -925,6 +1139,7 @@ class Runerail(Engine):
                 "hand_size": len(p["hand"]),
                 "hand": [data.demand_cards()[c] for c in p["hand"]] if seat == s else None,
                 "majors": core.majors_connected(state["rail"], s),
+                "lost_turns": p.get("lost_turns", 0),
                 "sections": sum(1 for o in state["rail"]["track"].values() if o == s),
             })
         draft = None
@@ -958,6 +1173,7 @@ class Runerail(Engine):
                 "tolls_paid": [int(f.split(":")[1]) for f in turn_fees if f.startswith("toll:")],
                 "move_bribe_paid": "bribe" in turn_fees,
                 "build_bribe_paid": state["turn"]["build_bribe_paid"],
+                "half_rate": state["turn"].get("half_from") is not None,
             },
             "draft": draft,
             "hire": hire,
@@ -965,6 +1181,8 @@ class Runerail(Engine):
             "track": dict(state["rail"]["track"]),
             "links": links,
             "effects": [dict(e) for e in state["effects"]],
+            "pending": self._pending_view(state, seat),
+            "rebuild_rights": dict(state["rail"].get("reserved", {})),
             "supply": dict(state["supply"]),
             "locos": dict(state["locos"]),
             "deck_size": len(state["deck"]),

@@ -231,3 +231,37 @@ def line(n: int, *, start: str | None = None, layer: int = 0) -> list[str]:
 def put_train(state: dict[str, Any], seat: int, at: str, came_from: str | None = None) -> None:
     state["players"][seat]["at"] = at
     state["players"][seat]["came_from"] = came_from
+
+
+# -- events ----------------------------------------------------------------------------------------------
+
+
+def trigger(state: dict[str, Any], seat: int, card: str) -> list[dict[str, Any]]:
+    """Event ``card`` drawn by ``seat`` now (as a draw would: the engine's own trigger)."""
+    if card in state["deck"]:
+        state["deck"].remove(card)
+    elif card in state["discards"]:
+        state["discards"].remove(card)
+    return ENGINE._trigger(state, seat, card)
+
+
+def in_area(card: str, key: str) -> bool:
+    return data.event_area(card).has(MAP.index[key])
+
+
+def line_into(card: str, outside: int, n: int) -> list[str]:
+    """``n`` mileposts in a straight surface row (no cities, gates or crossings but possibly the first) whose
+    first ``outside`` are outside ``card``'s area and the next one inside it."""
+    for node in MAP.nodes:
+        if node.layer != 0 or not plain_place(node.key):
+            continue
+        for step in (1, -1):
+            keys = [f"0,{node.q + i * step},{node.r}" for i in range(n)]
+            if not all(k in MAP.index and plain_place(k) for k in keys):
+                continue
+            if any(crossings(a, b) for a, b in zip(keys, keys[1:], strict=False)):
+                continue
+            inside = [in_area(card, k) for k in keys]
+            if not any(inside[:outside]) and inside[outside]:
+                return keys
+    raise LookupError(card)

@@ -77,7 +77,7 @@ def test_events_drawn_take_effect_and_the_player_draws_again():
     turns = state["players"][0]["turns"]
     assert state["effects"] == [
         {"card": "whiteout", "kind": "half-rate", "params": {"area": {"region": "frostmarch"}},
-         "duration": "next-turn-end", "drawn_by": 0, "status": "pending", "ends": {"seat": 0, "turn": turns + 1}},
+         "duration": "next-turn-end", "drawn_by": 0, "status": "active", "ends": {"seat": 0, "turn": turns + 1}},
         {"card": "prism-dawn", "kind": "open-bridge", "params": {"link_kind": "bridge"}, "duration": "game",
          "drawn_by": 0, "status": "active", "ends": None},
     ]

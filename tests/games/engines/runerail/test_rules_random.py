@@ -58,3 +58,64 @@ def test_random_legal_play_is_accepted_and_replays(seed, players):
     for seat, command in log:
         ENGINE.apply(replay, seat=seat, command=command)
     assert replay == state
+
+
+def _rigged(players, seed):
+    """A game at its first normal turn with trains near Highcairn and loaded in the Ashen Reach, desert
+    track down, and the area events on top of the deck: the first hand discard draws them all."""
+    from games.engines.runerail import data
+
+    from .helpers import lay, line_into, to_play
+
+    state = to_play(ENGINE.setup(players=NAMES[:players], options={}, seed=seed))
+    ash = next(MAP.key(i) for i in sorted(data.event_area("ashland-raiders").nodes) if MAP.nodes[i].city)
+    high = MAP.key(MAP.cities["highcairn"].centre)
+    for p in state["players"]:
+        p["at"] = high if p["seat"] % 2 else ash
+        p["loads"] = [] if p["seat"] % 2 else ["ale"]
+        state["supply"]["ale"] -= len(p["loads"])
+    desert = line_into("scouring-gale", 0, 3)
+    lay(state, state["order"][-1], *desert)
+    cards = ["hatchling-flight", "ashland-raiders", "whiteout", "scouring-gale", "deepways-collapse",
+             "guildhall-quarrel", "mossgate-quarantine", "dockers-walkout"]
+    for card in cards:
+        (state["deck"] if card in state["deck"] else state["discards"]).remove(card)
+    state["deck"].extend(reversed(cards))
+    return state
+
+
+@pytest.mark.parametrize(("seed", "players"), [(4, 2), (5, 3), (6, 4)])
+def test_random_play_through_area_events_pending_decisions_and_lost_turns(seed, players):
+    state = _rigged(players, seed)
+    start = copy.deepcopy(state)
+    rnd = random.Random(seed)
+    log = []
+    kinds, events = set(), set()
+    first = True
+    for _ in range(250):
+        if ENGINE.is_finished(state):
+            break
+        [seat] = ENGINE.active_seats(state)
+        legal = ENGINE.legal_commands(state, seat=seat)
+        assert legal, (state["phase"], state.get("pending"))
+        for other in range(players):
+            if other != seat:
+                assert ENGINE.legal_commands(state, seat=other) == []
+        command = {"cmd": "discard-hand"} if first else _pick(legal, rnd)
+        first = False
+        assert command in legal
+        out = ENGINE.apply(state, seat=seat, command=copy.deepcopy(command))
+        log.append((seat, command))
+        kinds.add(command["cmd"])
+        events |= {e["type"] for e in out}
+        for viewer in [None, *range(players)]:
+            view = ENGINE.view(state, seat=viewer)
+            json.dumps(view)
+            if view["pending"]:
+                assert (view["pending"]["yours"] is not None) == (viewer == view["pending"]["seat"])
+    assert "choose-load-to-lose" in kinds
+    assert {"turn-lost", "track-destroyed", "load-lost", "event-over"} <= events
+    replay = start
+    for seat, command in log:
+        ENGINE.apply(replay, seat=seat, command=command)
+    assert replay == state

@@ -8,7 +8,7 @@ them by key, ``"layer,q,r"``, because JSON object keys are strings.
 from __future__ import annotations
 
 from ..specs import Arg, Bool, CommandSpec, Enum, Field, Int, ListOf, Milepost, Obj, Text
-from .data import locos
+from .data import locos, ships
 
 MILEPOST = Milepost(layers=2, min_coord=0, max_coord=63)
 PATH = ListOf(MILEPOST, min_items=2, max_items=200)
@@ -75,6 +75,22 @@ COMMANDS = (
     ),
     CommandSpec("discard-hand", "Instead of your turn: discard your cards and draw as many new ones; your turn ends."),
     CommandSpec(
+        "board-ship",
+        "At a port, while operating your train: draw a ship card and board it, paying its boarding cost (1-5; "
+        "you must hold 5 to draw). The Halfling draws 3, chooses one (choose-ship) and boards free. Your train's "
+        "movement is over for the turn; it sails on your next turn.",
+    ),
+    CommandSpec("choose-ship", "After the Halfling's draw of 3 ships: board one; the others are discarded.",
+                (Arg("ship", Enum(tuple(ships())), "The ship card's id."),)),
+    CommandSpec(
+        "sail",
+        "Aboard a ship, from the turn after boarding: sail from where the ship is, sea point to sea point, up to "
+        "its speed; arriving at a port ends the voyage: the train lands there (the ship card is discarded) and may "
+        "load and deliver at once. You may end the turn at sea.",
+        (Arg("path", ListOf(MILEPOST, min_items=2, max_items=20), "The sea points ([0, q, r] each), starting "
+                                                                   "where the ship is."),),
+    ),
+    CommandSpec(
         "choose-load-to-lose",
         "When an event takes a load from your train (view.pending.yours), choose which one: it goes back to the "
         "supply. The players asked answer in seat order; the turn goes on after the last answer.",
@@ -114,6 +130,10 @@ VIEW_FIELDS = (
     Field("pending", Obj((Field("kind", Text()), Field("seat", SEAT))),
           "A decision the game waits for (an event's lost load): the seat asked now, the queue in seat order, and "
           "in 'yours' what is asked of this seat (the choices), else null.", nullable=True),
+    Field("ship_offer", Obj(), "The Halfling's 3 ships drawn, waiting for the choice (the ships shown to the "
+                               "drawer only).", nullable=True),
+    Field("ship_deck_size", Int(min=0), "Ship cards left to draw."),
+    Field("ship_discards", ListOf(Text()), "The ship discard pile."),
     Field("rebuild_rights", Obj(), "Destroyed sections only their owner may rebuild now: edge key -> seat."),
     Field("supply", Obj(), "Load chips left, by load id."),
     Field("locos", Obj(), "Loco cards left to upgrade to, by type."),

@@ -253,3 +253,42 @@ def event_area(card: str) -> Area:
     """The area of event card ``card`` (cached per card; an empty area when the card names none)."""
     spec = events()[card]["params"].get("area")
     return area_of(spec) if spec else Area(EMPTY, EMPTY, EMPTY)
+
+
+# -- ships and the sea ------------------------------------------------------------------------------------
+
+SHIP_MAX_BOARDING = 5  # the dearest boarding: a player must hold it to draw a ship card (they pay the drawn one's)
+
+
+@functools.lru_cache(maxsize=1)
+def ships() -> dict[str, dict[str, Any]]:
+    """The 13 ship cards by id: ``{"id", "name", "speed", "boarding_cost", "text"}``."""
+    return {s["id"]: s for s in components()["ships"]}
+
+
+@functools.lru_cache(maxsize=1)
+def port_keys() -> frozenset[str]:
+    """Milepost keys of the ports (the map's ``port`` nodes)."""
+    m = core().map
+    return frozenset(n.key for n in m.nodes if n.port)
+
+
+@functools.lru_cache(maxsize=1)
+def sea_graph() -> dict[str, tuple[str, ...]]:
+    """The sea as a graph: each sea point key (``"0,q,r"``) and each port milepost key -> its neighbours
+    (sea points beside it; ports beside a sea point). A ship sails sea point to sea point and lands at a port."""
+    from ..rail_core import hexgrid
+
+    m = core().map
+    sea = {_sea_key(p) for p in map_data()["sea"]}
+    ports = port_keys()
+    graph: dict[str, list[str]] = {k: [] for k in sorted(sea | ports)}
+    for key in sorted(sea | ports):
+        layer, q, r = (int(x) for x in key.split(","))
+        for nq, nr in hexgrid.neighbours(m.layout, q, r):
+            other = f"{layer},{nq},{nr}"
+            if other in sea and other != key:
+                graph[key].append(other)
+                if key in ports:
+                    graph[other].append(key)
+    return {k: tuple(dict.fromkeys(v)) for k, v in graph.items()}

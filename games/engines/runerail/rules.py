@@ -59,12 +59,13 @@ from .data import (
 
 KIND = "runerail"
 
-# Event kinds whose effect this engine applies; the others (the ships' events: there are no ships yet)
-# are recorded as "pending" in state["effects"] and expire like the rest (README.md, "Part 2").
+# Event kinds whose effect this engine applies (every kind of events.json); any other would be recorded as
+# "pending" in state["effects"] and expire like the rest.
 APPLIED_EVENTS = ("open-bridge", "suspend-magic", "no-upgrade", "no-foreman-change", "war-tax", "no-build", "halt",
-                  "half-rate", "no-loading", "lose-turn", "lose-load", "track-destroyed")
+                  "half-rate", "no-loading", "lose-turn", "lose-load", "track-destroyed", "ships-to-port",
+                  "no-boarding")
 # One-shot kinds: they act on what is in the area when drawn; the record stays (status "done") until it expires.
-ONCE_EVENTS = ("war-tax", "lose-turn", "lose-load", "track-destroyed")
+ONCE_EVENTS = ("war-tax", "lose-turn", "lose-load", "track-destroyed", "ships-to-port")
 REBUILD_TURNS = 3  # the rebuild right lasts this many of the drawer's turns after the card is discarded
 
 
@@ -91,8 +92,29 @@ def _seats_named(state: State, players: str, drawer: int, area: data.Area | None
 
 
 def _in_area(state: State, seat: int, area: data.Area | None) -> bool:
-    at = state["players"][seat]["at"]
-    return area is not None and at is not None and area.has(data.core().map.index[at])
+    player = state["players"][seat]
+    if area is None:
+        return False
+    if player.get("sea_at"):
+        return player["sea_at"] in area.sea
+    return player["at"] is not None and area.has(data.core().map.index[player["at"]])
+
+
+def _nearest_port(sea_key: str) -> str:
+    """The port fewest sea points away (ties: the first found, neighbours in the map's order)."""
+    graph, ports = data.sea_graph(), data.port_keys()
+    seen, frontier = {sea_key}, [sea_key]
+    while frontier:
+        nxt = []
+        for key in frontier:
+            for nb in graph[key]:
+                if nb in ports:
+                    return nb
+                if nb not in seen:
+                    seen.add(nb)
+                    nxt.append(nb)
+        frontier = nxt
+    raise AssertionError("the sea touches every port")
 
 
 def _orc_holder(state: State) -> int | None:
@@ -319,6 +341,8 @@ class Runerail(Engine):
         if seat is None or state["active"] != seat or state["phase"] != "play" or state["stage"] != "move":
             return 0
         speed = Runerail.speed(state, seat)
+        if state["players"][seat].get("ship") or state["turn"].get("sailed"):
+            return 0  # aboard a ship, or landed this turn: the ship was this turn's movement
         half_from = state["turn"].get("half_from")
         if half_from is not None:  # half rate from there on: what was left, halved, rounded up (published)
             speed = half_from + (speed - half_from + 1) // 2
@@ -378,6 +402,8 @@ class Runerail(Engine):
         require(name != "choose-load-to-lose", "nothing-to-choose", "Nobody is asked to choose a load now.")
         if state["phase"] == "draft" or state["hire"] is not None:
             require(name == "keep-foreman", "choose-foreman", "First choose your foreman.")
+        if state.get("ship_offer"):
+            require(name == "choose-ship", "choose-ship", "First choose the ship you board.")
         handler = {
             "keep-foreman": self._keep_foreman,
             "hire-foreman": self._hire_foreman,
@@ -389,6 +415,9 @@ class Runerail(Engine):
             "drop": self._drop,
             "deliver": self._deliver,
             "discard-hand": self._discard_hand,
+            "board-ship": self._board_ship,
+            "choose-ship": self._choose_ship,
+            "sail": self._sail,
             "end-turn": self._end_turn_command,
         }[name]
         return handler(state, seat, command)
@@ -595,7 +624,7 @@ class Runerail(Engine):
     def _place_train(self, state: State, seat: int, command: Command) -> list[Event]:
         self._require_move_stage(state)
         player = state["players"][seat]
-        require(player["at"] is None, "train-placed", "Your train is already on the map.")
+        require(player["at"] is None and not player.get("sea_at"), "train-placed", "Your train is already on the map.")
         key = _key(command["at"])
         city = self.city_at(key)
         require(city is not None, "not-a-city", "A train starts at a city.")
@@ -610,6 +639,7 @@ class Runerail(Engine):
         left there halved, rounded up (published)."""
         self._require_move_stage(state)
         player = state["players"][seat]
+        require(not player.get("ship"), "on-ship", "Your train is aboard a ship: sail it.")
         require(player["at"] is not None, "no-train", "Place your train on a city first.")
         require(isinstance(path, list) and len(path) >= 2, "bad-path", "A move needs at least two mileposts.")
         require(_key(path[0]) == player["at"], "bad-path", f"A move starts where your train stands ({player['at']}).")
@@ -812,6 +842,14 @@ class Runerail(Engine):
                 data.core().remove_section(rail, m.key(a), m.key(b), reserve=True)
             effect["sections"] = gone
             events.append({"type": "track-destroyed", "card": card, "sections": dict(gone)})
+        elif kind == "ships-to-port":
+            landed = {}
+            for p in state["players"]:
+                if p.get("sea_at"):
+                    port = _nearest_port(p["sea_at"])
+                    events += self._land(state, p["seat"], port)
+                    landed[str(p["seat"])] = port
+            events.append({"type": "ships-to-port", "landed": landed})
         if kind in ONCE_EVENTS:
             effect["status"] = "done"
         state["effects"].append(effect)
@@ -885,6 +923,139 @@ class Runerail(Engine):
         if pending.get("then") == "end-turn":
             events += self._end_turn(state, state["active"])
         return events
+
+    # ships
+
+    def board_problem(self, state: State, seat: int) -> tuple[str, str] | None:
+        player = state["players"][seat]
+        if state["phase"] != "play" or state["stage"] != "move":
+            return "phase-over", "You can board a ship only while operating your train."
+        if player.get("ship"):
+            return "on-ship", "Your train is aboard a ship already."
+        if player["at"] not in data.port_keys():
+            return "not-at-port", "Your train is not at a port."
+        if state["turn"].get("sailed"):
+            return "sailed", "You have sailed this turn."
+        if self.in_force(state, "no-boarding"):
+            return "no-boarding", "Nobody boards or leaves a ship now (an event)."
+        fee = _ability(state, seat).get("boarding_fee")
+        if fee is None and player["gold"] < data.SHIP_MAX_BOARDING:
+            return "cannot-pay", f"Boarding may cost up to {data.SHIP_MAX_BOARDING}; you hold {player['gold']}."
+        if not (state.get("ship_deck") is None or state["ship_deck"] or state.get("ship_discards")):
+            return "no-ships", "Every ship card is in use."
+        return None
+
+    @staticmethod
+    def _draw_ship(state: State, rng: Rng) -> str | None:
+        if state.get("ship_deck") is None:
+            state["ship_deck"] = sorted(data.ships())
+            state["ship_discards"] = []
+            rng.shuffle(state["ship_deck"])
+        if not state["ship_deck"] and state["ship_discards"]:
+            state["ship_deck"] = sorted(state["ship_discards"])
+            state["ship_discards"] = []
+            rng.shuffle(state["ship_deck"])
+        return state["ship_deck"].pop() if state["ship_deck"] else None
+
+    def _board_ship(self, state: State, seat: int, command: Command) -> list[Event]:
+        problem = self.board_problem(state, seat)
+        if problem:
+            raise RulesError(*problem)
+        rng = Rng(state["rng"])
+        draws = _ability(state, seat).get("ship_draws", 1)
+        drawn = [c for c in (self._draw_ship(state, rng) for _ in range(draws)) if c is not None]
+        state["rng"] = rng.state
+        state["draws"] += 1
+        state["turn"]["acted"] = True
+        if draws > 1:
+            state["ship_offer"] = {"seat": seat, "ships": drawn}
+            return [{"type": "ships-drawn", "seat": seat, "count": len(drawn)}]
+        return self._board(state, seat, drawn[0])
+
+    def _choose_ship(self, state: State, seat: int, command: Command) -> list[Event]:
+        offer = state.get("ship_offer")
+        require(bool(offer), "no-choice", "There is no ship to choose now.")
+        require(command["ship"] in offer["ships"], "not-offered", "Choose one of the ships you drew.")
+        state["ship_offer"] = None
+        state["ship_discards"].extend(c for c in offer["ships"] if c != command["ship"])
+        return self._board(state, seat, command["ship"])
+
+    def _board(self, state: State, seat: int, ship: str) -> list[Event]:
+        player = state["players"][seat]
+        fee = _ability(state, seat).get("boarding_fee", data.ships()[ship]["boarding_cost"])
+        player["gold"] -= fee
+        player["ship"] = ship
+        player["came_from"] = None
+        state["turn"]["boarded"] = True
+        return [{"type": "boarded", "seat": seat, "ship": ship, "fee": fee, "at": player["at"]}]
+
+    def sail_problem(self, state: State, seat: int, path: Any) -> tuple[str, str] | None:
+        player = state["players"][seat]
+        if state["phase"] != "play" or state["stage"] != "move":
+            return "phase-over", "You can sail only while operating your train."
+        if not player.get("ship"):
+            return "no-ship", "Your train is not aboard a ship."
+        if state["turn"].get("boarded"):
+            return "just-boarded", "A ship sails on the turn after boarding."
+        if state["turn"].get("sailed"):
+            return "sailed", "A ship sails once a turn."
+        keys = [",".join(str(x) for x in p) if isinstance(p, list) else str(p) for p in path]
+        here = player.get("sea_at") or player["at"]
+        if len(keys) < 2 or keys[0] != here:
+            return "bad-path", f"A voyage starts where your ship is ({here}) and goes on."
+        speed = data.ships()[player["ship"]]["speed"]
+        if len(keys) - 1 > speed:
+            return "too-far", f"Your ship sails {speed} sea points a turn."
+        graph = data.sea_graph()
+        ports = data.port_keys()
+        for i, (a, b) in enumerate(zip(keys, keys[1:], strict=False)):
+            if b not in graph.get(a, ()):
+                return "not-adjacent", f"{a} and {b} are not neighbouring sea points."
+            if b in ports and i + 2 < len(keys):
+                return "bad-path", "Arriving at a port ends the voyage."
+        if keys[-1] in ports and self.in_force(state, "no-boarding"):
+            return "no-boarding", "Nobody boards or leaves a ship now (an event)."
+        return None
+
+    def _sail(self, state: State, seat: int, command: Command) -> list[Event]:
+        path = command["path"]
+        problem = self.sail_problem(state, seat, path)
+        if problem:
+            raise RulesError(*problem)
+        keys = [",".join(str(x) for x in p) for p in path]
+        player = state["players"][seat]
+        state["turn"]["sailed"] = True
+        state["turn"]["acted"] = True
+        events: list[Event] = [{"type": "sailed", "seat": seat, "path": keys, "points": len(keys) - 1}]
+        if keys[-1] in data.port_keys():
+            return events + self._land(state, seat, keys[-1])
+        player["at"] = None
+        player["sea_at"] = keys[-1]
+        return events
+
+    @staticmethod
+    def _land(state: State, seat: int, port: str) -> list[Event]:
+        """The train comes ashore at ``port``; its ship card is discarded."""
+        player = state["players"][seat]
+        ship = player["ship"]
+        state.setdefault("ship_discards", []).append(ship)
+        player["ship"] = None
+        player["sea_at"] = None
+        player["at"] = port
+        player["came_from"] = None
+        return [{"type": "landed", "seat": seat, "ship": ship, "at": port}]
+
+    def sail_steps(self, state: State, seat: int) -> list[Command]:
+        player = state["players"][seat]
+        if not player.get("ship") or state["active"] != seat or state.get("pending") or state.get("ship_offer"):
+            return []
+        here = player.get("sea_at") or player["at"]
+        out: list[Command] = []
+        for nb in data.sea_graph().get(here, ()):
+            path = [[int(x) for x in here.split(",")], [int(x) for x in nb.split(",")]]
+            if self.sail_problem(state, seat, path) is None:
+                out.append({"cmd": "sail", "path": path})
+        return out
 
     # turns
 
@@ -971,12 +1142,19 @@ class Runerail(Engine):
                 add({"cmd": "keep-foreman", "foreman": f})
             add({"cmd": "keep-foreman", "foreman": None}, 0, self.keep_problem(state, seat, None))
             return out
+        if state.get("ship_offer"):
+            for ship in state["ship_offer"]["ships"]:
+                add({"cmd": "choose-ship", "ship": ship})
+            return out
         if state["phase"] == "play" and state["stage"] == "move":
-            if player["at"] is None:
+            if player["at"] in data.port_keys() and not player.get("ship"):
+                fee = _ability(state, seat).get("boarding_fee", data.SHIP_MAX_BOARDING)
+                add({"cmd": "board-ship"}, fee, self.board_problem(state, seat))
+            if player["at"] is None and not player.get("sea_at"):
                 m = data.core().map
                 for city in sorted(m.cities):
                     add({"cmd": "place-train", "at": m.address(m.cities[city].nodes[0])})
-            else:
+            elif player["at"] is not None:
                 city = self.city_at(player["at"])
                 if city is not None:
                     for load in data.city_loads()[city]:
@@ -1010,9 +1188,11 @@ class Runerail(Engine):
         if seat not in self.active_seats(state):
             return []
         out = [e["command"] for e in self.listing(state, seat=seat) if e["reason"] is None]
-        if state["phase"] in ("build", "play") and state["hire"] is None and not state.get("pending"):
+        if (state["phase"] in ("build", "play") and state["hire"] is None and not state.get("pending")
+                and not state.get("ship_offer")):
             out.extend(self.section_builds(state, seat))
             out.extend(self.step_moves(state, seat))
+            out.extend(self.sail_steps(state, seat))
         return out
 
     def section_builds(self, state: State, seat: int) -> list[Command]:
@@ -1084,6 +1264,7 @@ class Runerail(Engine):
         require(not state["finished"], "game-over", "The game is over.")
         require(seat == state["active"], "not-your-turn", "It is not your turn.")
         require(not state.get("pending"), "decision-pending", "Waiting for a load to be chosen.")
+        require(not state.get("ship_offer"), "choose-ship", "First choose the ship you board.")
         core, rail = data.core(), state["rail"]
         m = core.map
         player = state["players"][seat]
@@ -1140,6 +1321,7 @@ class Runerail(Engine):
                 "hand": [data.demand_cards()[c] for c in p["hand"]] if seat == s else None,
                 "majors": core.majors_connected(state["rail"], s),
                 "lost_turns": p.get("lost_turns", 0),
+                "ship": p.get("ship"), "sea_at": p.get("sea_at"),
                 "sections": sum(1 for o in state["rail"]["track"].values() if o == s),
             })
         draft = None
@@ -1182,6 +1364,11 @@ class Runerail(Engine):
             "links": links,
             "effects": [dict(e) for e in state["effects"]],
             "pending": self._pending_view(state, seat),
+            "ship_offer": None if not state.get("ship_offer") else {
+                "seat": state["ship_offer"]["seat"], "count": len(state["ship_offer"]["ships"]),
+                "ships": list(state["ship_offer"]["ships"]) if seat == state["ship_offer"]["seat"] else None},
+            "ship_deck_size": len(data.ships()) if state.get("ship_deck") is None else len(state["ship_deck"]),
+            "ship_discards": list(state.get("ship_discards") or []),
             "rebuild_rights": dict(state["rail"].get("reserved", {})),
             "supply": dict(state["supply"]),
             "locos": dict(state["locos"]),

@@ -148,7 +148,7 @@ def test_discarding_the_hand_replaces_the_turn():
     assert state["active"] == 1
     assert state["discards"][-3:] == hand
     assert len(state["players"][0]["hand"]) == 3 and not set(hand) & set(state["players"][0]["hand"])
-    assert state["effects"][0]["card"] == "sea-fog" and state["effects"][0]["status"] == "pending"
+    assert state["effects"][0]["card"] == "sea-fog" and state["effects"][0]["status"] == "active"
     assert "event-drawn" in [e["type"] for e in events]
     put_train(state, 1, MAP.key(MAP.cities["highcairn"].nodes[0]))
     apply(state, 1, {"cmd": "pick-up", "load": data.city_loads()["highcairn"][0]})

@@ -16,6 +16,9 @@ def _pick(legal, rnd):
     places = [c for c in legal if c["cmd"] == "place-train" and MAP.nodes[MAP.find(c["at"])].city in MAJORS]
     if places:
         return rnd.choice(places)
+    ships = [c for c in legal if c["cmd"] in ("sail", "board-ship", "choose-ship")]
+    if ships and rnd.random() < 0.6:
+        return rnd.choice(ships)
     builds = [c for c in legal if c["cmd"] == "build"]
     moves = [c for c in legal if c["cmd"] == "move"]
     others = [c for c in legal if c["cmd"] not in ("build", "move", "end-turn")]
@@ -61,14 +64,14 @@ def test_random_legal_play_is_accepted_and_replays(seed, players):
 
 
 def _rigged(players, seed):
-    """A game at its first normal turn with trains near Highcairn and loaded in the Ashen Reach, desert
+    """A game at its first normal turn with trains near Highcairn and loaded at a port of the Ashen Reach, desert
     track down, and the area events on top of the deck: the first hand discard draws them all."""
     from games.engines.runerail import data
 
     from .helpers import lay, line_into, to_play
 
     state = to_play(ENGINE.setup(players=NAMES[:players], options={}, seed=seed))
-    ash = next(MAP.key(i) for i in sorted(data.event_area("ashland-raiders").nodes) if MAP.nodes[i].city)
+    ash = next(k for k in sorted(data.port_keys()) if data.event_area("ashland-raiders").has(MAP.index[k]))
     high = MAP.key(MAP.cities["highcairn"].centre)
     for p in state["players"]:
         p["at"] = high if p["seat"] % 2 else ash
@@ -113,7 +116,7 @@ def test_random_play_through_area_events_pending_decisions_and_lost_turns(seed, 
             json.dumps(view)
             if view["pending"]:
                 assert (view["pending"]["yours"] is not None) == (viewer == view["pending"]["seat"])
-    assert "choose-load-to-lose" in kinds
+    assert {"choose-load-to-lose", "board-ship", "sail"} <= kinds
     assert {"turn-lost", "track-destroyed", "load-lost", "event-over"} <= events
     replay = start
     for seat, command in log:

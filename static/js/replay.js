@@ -95,10 +95,11 @@
     last = result.data.last;
     $("rp-slider").max = last; $("rp-slider").value = step;
     $("rp-step").textContent = step; $("rp-last-step").textContent = last;
-    $("rp-action").textContent = describeAction(result.data.action);
     ctx.log = logUpTo(step);
     document.body.dataset.step = step;
     if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: statusAt(step, result.data.status), seat: null, state: result.data.state, legal_commands: [] }, ctx);
+    // After the surface has drawn the step: a title that words its own actions knows the names by then.
+    $("rp-action").textContent = describeAction(result.data.action);
   }
 
   $("rp-first").onclick = () => show(1);

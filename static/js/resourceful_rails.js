@@ -61,7 +61,12 @@
 
   // ---- words -------------------------------------------------------------------------------------
   let names = {};
-  const who = (seat) => text(names[seat], "seat " + text(seat));
+  // A seat's name: from the view drawn last, else the game's seats (the replay's first step).
+  const who = (seat) => {
+    if (names[seat]) return text(names[seat]);
+    const listed = last && last.ctx.summary && (last.ctx.summary.seats || []).find((s) => s.index === seat);
+    return listed ? text(listed.name) : "seat " + text(seat);
+  };
   const people = (seats) => andList.format((seats || []).map(who));
   const dollars = (n) => "$" + Junction.number(n);
   const sections = (n) => plural(n, "section");

@@ -224,3 +224,8 @@ def test_a_laptop_and_two_phones_build_place_trains_and_deliver_by_tapping(live_
     assert drawn == len(game.state["rail"]["track"])
     assert replay.locator("#rr-feed li.now").count() >= 1
     assert replay.locator("#rr-actions-card").is_hidden()
+    # Opened straight at a middle step, the step line names the player, not "seat 2".
+    middle = game.version // 2
+    replay.goto(f"{live_server_url}/games/{code}/replay?step={middle}")
+    replay.wait_for_function(f"document.body.dataset.step === '{middle}' && document.querySelector('#rp-action').textContent.length > 0")
+    assert not re.search(r"\bseat \d", replay.inner_text("#rp-action")), replay.inner_text("#rp-action")

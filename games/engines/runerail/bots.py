@@ -147,12 +147,13 @@ def _terrain_near(city: str) -> dict[str, int]:
 _COSTS: dict[tuple[Any, ...], dict[int, int]] = {}
 
 
-def _build_costs(engine: Any, state: State, seat: int, from_majors: bool) -> dict[int, int]:
-    """The rail core's least build cost (with the engine's hooks) to every milepost, memoised on the board."""
+def _build_costs(engine: Any, state: State, seat: int, from_majors: bool, start: str | None) -> dict[int, int]:
+    """The rail core's least build cost (with the engine's hooks) to every milepost, from ``start`` (a
+    milepost of the main network) or from anywhere building may start; memoised on the board."""
     rail = state["rail"]
     turn = rail.get("turn") or {}
     starts = turn.get("major_starts", 0) if turn.get("player") == seat else 0
-    key = (seat, from_majors, starts, state["players"][seat]["foreman"], state["turn"]["build_bribe_paid"],
+    key = (seat, from_majors, start, starts, state["players"][seat]["foreman"], state["turn"]["build_bribe_paid"],
            tuple(sorted((rail.get("links") or {}).items())), tuple(rail["track"].items()))
     found = _COSTS.get(key)
     if found is None:
@@ -160,7 +161,7 @@ def _build_costs(engine: Any, state: State, seat: int, from_majors: bool) -> dic
         index = core.map.index
         hooks = engine.hooks(state)
         found = {index[k]: c for k, c in
-                 core.build_costs(rail, seat, from_majors=from_majors, hooks=hooks).items()}
+                 core.build_costs(rail, seat, start=start, from_majors=from_majors, hooks=hooks).items()}
         if len(_COSTS) >= 64:
             _COSTS.clear()
         _COSTS[key] = found
@@ -198,6 +199,8 @@ BUILD_WEIGHT = 0.8  # a gold of track counts this much against a plan's payout (
 MAJOR_KEEP = 30  # gold kept back when joining major cities with nothing else to build
 LATE = 40  # with gold this close to the goal, the missing major cities come before orders
 UPGRADE_KEEP = 35  # gold kept back after an upgrade (one level, 10 gold)
+TRAIN = "(the train)"  # a build goal: back to where the train stands
+STRANDED = 40  # the movement counted from a train no track or land joins to a city (an island)
 FOREMAN_FIT = {"dwarf": "mountain", "elf": "forest", "catfolk": "jungle"}
 
 
@@ -216,6 +219,7 @@ class _Planner:
         self.build_phase = state["phase"] == "build"
         self._costs: dict[int, int] | None = None
         self._has_track: bool | None = None
+        self._start: str | None | bool = False
         self.at = self.m.find(self.me["at"]) if self.me.get("at") is not None else None
         self.here = engine.city_at(self.me["at"]) if self.me.get("at") is not None else None
         self._plans: list[_Plan] | None = None
@@ -231,8 +235,32 @@ class _Planner:
     @property
     def costs(self) -> dict[int, int]:
         if self._costs is None:
-            self._costs = _build_costs(self.engine, self.state, self.seat, from_majors=not self.has_track)
+            self._costs = _build_costs(self.engine, self.state, self.seat, from_majors=not self.has_track,
+                                       start=self.start)
         return self._costs
+
+    @property
+    def start(self) -> str | None:
+        """Where building starts when the network is in pieces (track destroyed by an event): a milepost
+        of the piece the train stands on, else of the one with the most major cities; None (anywhere
+        building may start) while it is whole."""
+        if self._start is False:
+            self._start = None
+            if self.has_track:
+                comps = self.core.components(self.rail, self.seat)
+                if len(comps) > 1:
+                    m = self.m
+                    at = self.me.get("at")
+                    majors = {cid: m.key(m.cities[cid].nodes[0]) for cid in m.majors}
+
+                    def weight(comp: list[str]) -> tuple[int, int, int]:
+                        keys = set(comp)
+                        return (at in keys, sum(k in keys for k in majors.values()), len(keys))
+
+                    main = max(comps, key=weight)
+                    self._start = next((k for k in main if self.core.can_start_at(self.rail, self.seat, m.index[k])),
+                                       None)
+        return self._start  # type: ignore[return-value]
 
     # -- costs -------------------------------------------------------------------------------------------
 
@@ -279,7 +307,10 @@ class _Planner:
                                                        came_from=self.me["came_from"],
                                                        hooks=self.engine.hooks(self.state))
         known = [self._distances[k] for k in (self.m.key(u) for u in _cities()[city]) if k in self._distances]
-        return min(known) if known else _from_city(city)[1][self.at]
+        if known:
+            return min(known)
+        estimate = _from_city(city)[1][self.at]
+        return estimate if estimate < INF else STRANDED
 
     # -- the plan ----------------------------------------------------------------------------------------
 
@@ -396,6 +427,8 @@ class _Planner:
 
     def _command(self) -> Command | None:
         state = self.state
+        if state.get("pending") or state.get("ship_offer"):
+            return self.decide()
         if state["phase"] == "draft" or (state.get("hire") is not None and state["hire"]["seat"] == self.seat):
             return self.keep_foreman()
         stage = state["stage"]
@@ -469,6 +502,9 @@ class _Planner:
     def operate(self) -> Command | None:
         if self.at is None:
             return self.place()
+        deliver = self.deliver_here()
+        if deliver is not None:
+            return deliver
         plan = self.plan()
         if not self.state["turn"]["acted"] and self.hopeless(plan):
             return {"cmd": "discard-hand"}
@@ -511,20 +547,26 @@ class _Planner:
         node = _cities()[best][0]
         return {"cmd": "place-train", "at": self.m.address(node)}
 
+    def deliver_here(self) -> Command | None:
+        """The best-paid delivery at the city the train stands in."""
+        if self.here is None:
+            return None
+        loads = self.me["loads"]
+        cards = data.demand_cards()
+        best = None
+        for card in self.me["hand"]:
+            for i, d in enumerate(cards[card]["demands"]):
+                if d["city"] == self.here and d["load"] in loads:
+                    if best is None or d["payout"] > best[0]:
+                        best = (d["payout"], card, i)
+        return None if best is None else {"cmd": "deliver", "card": best[1], "demand": best[2]}
+
     def at_city(self, plan: _Plan | None) -> Command | None:
         me = self.me
         cards = data.demand_cards()
         here = self.here
         assert here is not None
         loads = me["loads"]
-        best = None
-        for card in me["hand"]:
-            for i, d in enumerate(cards[card]["demands"]):
-                if d["city"] == here and d["load"] in loads:
-                    if best is None or d["payout"] > best[0]:
-                        best = (d["payout"], card, i)
-        if best is not None:
-            return {"cmd": "deliver", "card": best[1], "demand": best[2]}
         here_loads = data.city_loads()[here]
         wanted = {d["load"] for card in me["hand"] for d in cards[card]["demands"]}
         for load in sorted(set(loads)):
@@ -621,8 +663,17 @@ class _Planner:
                 return cmd
         return {"cmd": "end-turn"}
 
+    def stranded(self) -> bool:
+        """The train stands where no track of its owner leads (destroyed under it by an event)."""
+        if self.at is None or self.build_phase:
+            return False
+        return not any(self.rail["track"].get(nb.key) == self.seat or nb.link is not None
+                       or self.m.is_internal(self.at, nb.node) for nb in self.m.adjacency[self.at])
+
     def build_goals(self) -> list[tuple[str, int]]:
         goals: list[tuple[str, int]] = []
+        if self.stranded():
+            goals.append((TRAIN, 0))
         majors = self.core.majors_connected(self.rail, self.seat) if self.has_track else []
         missing = self.missing_majors(majors)
         if len(majors) < WIN_MAJORS and self.gold >= WIN_GOLD - LATE:
@@ -672,12 +723,12 @@ class _Planner:
             return None
         core, m = self.core, self.m
         costs = self.costs
-        nodes = _cities()[city]
+        nodes = (self.at,) if city == TRAIN else _cities()[city]
         target = min(nodes, key=lambda u: (costs.get(u, INF), u))
         if costs.get(target, INF) >= INF or (self.has_track and costs.get(target) == 0):
             return None
-        plan = core.plan_build(self.rail, self.seat, m.key(target), from_majors=not self.has_track,
-                               hooks=self.engine.hooks(self.state))
+        plan = core.plan_build(self.rail, self.seat, m.key(target), start=self.start,
+                               from_majors=not self.has_track, hooks=self.engine.hooks(self.state))
         if plan is None or not plan.sections:
             return None
         new = {tuple(s) for s in plan.sections}

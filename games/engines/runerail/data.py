@@ -153,6 +153,19 @@ def gate_nodes() -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=1)
+def gate_ways() -> frozenset[str]:
+    """Edge keys of the hex pairs into the Deepway gate mileposts that a section may be built on (both layers)."""
+    m = core().map
+    gates = gate_nodes()
+    out = set()
+    for g in gates:
+        for nb in m.adjacency[g]:
+            if nb.link is None and m.nodes[nb.node].terrain in RULES["terrain_cost"]:
+                out.add(nb.key)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=1)
 def medium_ports() -> dict[str, frozenset[int]]:
     """Port cities outside the majors that the size cap (medium 3) would let in more than
     :data:`PORT_CAP` players: city id -> its mileposts."""

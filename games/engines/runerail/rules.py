@@ -156,6 +156,24 @@ class RunerailHooks(RailHooks):
             for end in m.edge_nodes[key]:
                 if end in self.gates:
                     self.gate_sections[(owner, end)] = self.gate_sections.get((owner, end), 0) + 1
+        # The courtesy right to a tunnel entrance (published): the free ways into the gate mileposts, and
+        # the players with no section into any gate, each still entitled to one of them.
+        reserved = state["rail"].get("reserved") or {}
+        self.gate_free = {key for key in data.gate_ways() if key not in track and key not in reserved}
+        holders = {owner for owner, _gate in self.gate_sections}
+        self.gate_entitled = {p["seat"] for p in state["players"]} - holders
+
+    def gate_courtesy(self, player: int, keys: set[str]) -> tuple[str, str] | None:
+        """Refuse new sections ``keys`` into gates if they leave fewer free ways than players still entitled."""
+        free = len(self.gate_free)
+        taken = len(keys & self.gate_free)
+        before = len(self.gate_entitled)
+        after = len(self.gate_entitled - {player})
+        if taken and free - taken < after and free - taken - after < free - before:
+            return ("courtesy", f"That would leave {free - taken} free way{'' if free - taken == 1 else 's'} into the "
+                                f"Deepway gates for {after} player{'' if after == 1 else 's'} still entitled to one "
+                                "(the courtesy rule).")
+        return None
 
     def section_cost(self, m: RailMap, player: int, a: int, b: int, cost: SectionCost) -> int | None:
         ability = self.abilities[player]
@@ -187,6 +205,8 @@ class RunerailHooks(RailHooks):
                     return ("city-full", f"{name} is a port with track from {PORT_CAP} players, its limit.")
             if end in self.gates and self.gate_sections.get((player, end), 0) >= GATE_MAX_OWN:
                 return ("city-sections", f"At most {GATE_MAX_OWN} of your sections may go into {m.nodes[end].name}.")
+        if (a in self.gates or b in self.gates) and self.gate_entitled:
+            return self.gate_courtesy(player, {m.edge_key(a, b)})
         return None
 
     def build_fee(self, m: RailMap, player: int, sections: Any) -> int:
@@ -561,6 +581,10 @@ class Runerail(Engine):
             if hooks.gate_sections.get((seat, gate), 0) + count > GATE_MAX_OWN:
                 raise RulesError("city-sections", f"At most {GATE_MAX_OWN} of your sections may go into "
                                                   f"{m.nodes[gate].name}.")
+        if new and hooks.gate_entitled:
+            problem = hooks.gate_courtesy(seat, {m.edge_key(m.index[a], m.index[b]) for a, b in plan.sections})
+            if problem:
+                raise RulesError(*problem)
         return plan
 
     def _build(self, state: State, seat: int, command: Command) -> list[Event]:

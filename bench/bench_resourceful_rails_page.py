@@ -249,6 +249,28 @@ class Network:
         return [r for r in self.requests.values() if r["url"].startswith("http")]
 
 
+def plan_latency(base: str, code: str, token: str, samples: int, seed: int) -> str:
+    """A tap's round trip: ``samples`` build plans (POST /api/games/{code}/plan, ``[null, milepost]``:
+    the cheapest legal way from the seat's network to a random land milepost) over HTTP, as the page
+    asks after every tap. Refused plans (no legal way, not the seat's turn) are timed apart."""
+    import httpx
+
+    content = httpx.get(base + CONTENT_PATH).json()
+    keys = [n["at"] for n in content["map"]["nodes"]]
+    rng = random.Random(seed)
+    ok: list[float] = []
+    refused: list[float] = []
+    with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}) as client:
+        for _ in range(samples):
+            body = {"plan": "build", "points": [None, rng.choice(keys)]}
+            t0 = time.perf_counter()
+            response = client.post(f"/api/games/{code}/plan", json=body)
+            (ok if response.status_code == 200 else refused).append((time.perf_counter() - t0) * 1000)
+    part = lambda xs: (f"{len(xs)} answered, p50 {percentile(xs, 50):.1f} ms, p99 {percentile(xs, 99):.1f} ms"  # noqa: E731
+                       if xs else "none")
+    return f"a tap's plan over HTTP (build to a random milepost): {part(ok)}; refused: {part(refused)}"
+
+
 def label(url: str) -> str:
     path = urlsplit(url).path
     query = urlsplit(url).query
@@ -373,6 +395,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=80, help="commands played before the page is opened (track on the map)")
     parser.add_argument("--seat", type=int, default=None, help="the seat the page is opened as (default: whose turn it is)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plans", type=int, default=200, help="build plans asked over HTTP (a tap's round trip)")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""),
                         help="PostgreSQL (with --redis-url) instead of the embedded SQLite + in-memory layer")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", ""))
@@ -417,6 +440,8 @@ def main() -> int:
               f"{track} track sections, {state['phase']} phase, stage {state['stage']}; the page opened as seat {seat}"
               f"{' (its turn)' if seat == state['active_seat'] else ''}, its view {len(json.dumps(view)):,} bytes of JSON")
         print(check_etag(base))
+        active = state["active_seat"] if state["active_seat"] is not None else 0
+        print(plan_latency(base, code, tokens[active], args.plans, args.seed))
 
         results: dict[float, tuple[list[dict], list[dict]]] = {}
         with sync_playwright() as playwright:

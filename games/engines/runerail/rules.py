@@ -117,6 +117,30 @@ def _nearest_port(sea_key: str) -> str:
     raise AssertionError("the sea touches every port")
 
 
+def _sea_route(start: str, target: str) -> list[str] | None:
+    """The fewest sea points from ``start`` (a port or a sea point) to ``target``, landing only at the end."""
+    graph, ports = data.sea_graph(), data.port_keys()
+    if start not in graph or target not in graph or start == target:
+        return None
+    prev: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for key in frontier:
+            for nb in graph[key]:
+                if nb in prev or (nb in ports and nb != target):
+                    continue
+                prev[nb] = key
+                if nb == target:
+                    out = [nb]
+                    while prev[out[-1]] is not None:
+                        out.append(prev[out[-1]])  # type: ignore[arg-type]
+                    return out[::-1]
+                nxt.append(nb)
+        frontier = nxt
+    return None
+
+
 def _orc_holder(state: State) -> int | None:
     for p in state["players"]:
         if p["foreman"] and data.foremen()[p["foreman"]]["ability"].get("bribes") == "receives":
@@ -1284,7 +1308,9 @@ class Runerail(Engine):
         ``{"plan": "build", "points": [[l,q,r], ...]}`` (the first point may be null: from anywhere building may
         start) → the cheapest legal build through them with this seat's foreman and bribes, its cost, what is
         left this turn, and the command; ``{"plan": "move", "to": [l,q,r]}`` → the fastest legal move there within
-        the train's movement, with tolls and bribes. Raises RulesError when there is none."""
+        the train's movement, with tolls and bribes; ``{"plan": "sail", "to": [0,q,r]}`` (a port or a sea point)
+        → the fewest sea points there, the turns it takes and the command for this turn's leg (up to the ship's
+        speed; ``reason`` says why it cannot be sent now, else null). Raises RulesError when there is none."""
         require(not state["finished"], "game-over", "The game is over.")
         require(seat == state["active"], "not-your-turn", "It is not your turn.")
         require(not state.get("pending"), "decision-pending", "Waiting for a load to be chosen.")
@@ -1327,7 +1353,22 @@ class Runerail(Engine):
                              for f in fees],
                     "fee_total": sum(f["amount"] for f in fees),
                     "command": {"cmd": "move", "path": [m.address(m.find(k)) for k in mv.path]}}
-        raise RulesError("invalid-plan", "Ask for a 'build' or a 'move' plan.")
+        if what == "sail":
+            require(player.get("ship") is not None, "no-ship", "Your train is not aboard a ship.")
+            here = player.get("sea_at") or player["at"]
+            to = request.get("to")
+            target = ",".join(str(x) for x in to) if isinstance(to, list) else str(to)
+            route = _sea_route(here, target)
+            require(route is not None, "no-path", "No voyage reaches there.")
+            assert route is not None
+            speed = data.ships()[player["ship"]]["speed"]
+            leg = route[:speed + 1]
+            command = {"cmd": "sail", "path": [[int(x) for x in k.split(",")] for k in leg]}
+            problem = self.sail_problem(state, seat, command["path"])
+            return {"plan": "sail", "route": route, "points": len(route) - 1, "speed": speed,
+                    "arrives": len(route) - 1 <= speed, "turns": -(-(len(route) - 1) // speed),
+                    "reason": problem[1] if problem else None, "command": command}
+        raise RulesError("invalid-plan", "Ask for a 'build', a 'move' or a 'sail' plan.")
 
     # -- views -------------------------------------------------------------------------------------------
 

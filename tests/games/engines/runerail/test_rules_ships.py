@@ -159,3 +159,24 @@ def test_no_boarding_refuses_landing():
     end_turn(state)
     trigger(state, 0, "sea-fog")
     assert refused(state, 0, {"cmd": "sail", "path": _addr(_voyage(SALTHARBOR, LANTERHAVEN))}) == "no-boarding"
+
+
+@pytest.mark.parametrize(("ship", "target", "points", "arrives", "turns"), [
+    ("mudlark", LANTERHAVEN, 6, True, 1),
+    ("mudlark", "0,29,50", 28, False, 4),   # Glasswind: legs of 8, 8, 8, 4
+    ("morrow-star", "0,29,50", 28, False, 3),  # 13, 13, 2
+])
+def test_plan_a_voyage(ship, target, points, arrives, turns):
+    state = _at_port(ship)
+    apply(state, 0, {"cmd": "board-ship"})
+    plan = ENGINE.plan(state, seat=0, request={"plan": "sail", "to": _addr([target])[0]})
+    assert (plan["points"], plan["arrives"], plan["turns"]) == (points, arrives, turns)
+    assert plan["route"] == _voyage(SALTHARBOR, target)
+    assert plan["reason"]  # boarded this turn: it sails next turn
+    end_turn(state)
+    end_turn(state)
+    plan = ENGINE.plan(state, seat=0, request={"plan": "sail", "to": _addr([target])[0]})
+    assert plan["reason"] is None
+    events = apply(state, 0, plan["command"])
+    assert events[0]["points"] == min(points, data.ships()[ship]["speed"])
+    assert (state["players"][0]["at"] == target) == arrives

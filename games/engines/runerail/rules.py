@@ -25,8 +25,10 @@ State (plain JSON)::
      "pending": {"kind": "lose-load", "queue": [{"seat", "card", "loads"}], "then": "end-turn" | None} | None,
      "finished", "winners", "end_reason"}
 
-Players also hold ``lost_turns`` (turns to skip); ``turn`` also ``half_from`` (the movement used when the
-train came under a half-rate area this turn, else None).
+Players also hold ``lost_turns`` (turns to skip), ``ship`` (the ship card aboard, or None) and ``sea_at`` (the
+sea point at sea, when ``at`` is None); ``turn`` also ``half_from`` (the movement used when the train came under
+a half-rate area this turn, else None), ``boarded`` and ``sailed``. Ships: ``ship_deck`` (None until the first
+draw), ``ship_discards``, ``ship_offer`` ({"seat", "ships"}: the Halfling's draw of 3, waiting for the choice).
 """
 
 from __future__ import annotations
@@ -151,8 +153,9 @@ def _orc_holder(state: State) -> int | None:
 class RunerailHooks(RailHooks):
     """The foremen, the gates, the capped ports and the Deepways' bribes for one command's state.
 
-    ``effects``: the events in force (the seam where part 2's area effects — no building, halted
-    trains, half rate — answer in ``section_refusal``, ``step_refusal`` and ``step_moves``)."""
+    ``effects``: the events in force: no building answers in ``section_refusal``, halted trains in
+    ``step_refusal`` (half rate is the engine's: it depends on the movement left); the courtesy right to a
+    tunnel entrance in ``section_refusal`` and the engine's ``check_build``."""
 
     def __init__(self, state: State) -> None:
         self.state = state

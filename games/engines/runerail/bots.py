@@ -667,8 +667,9 @@ class _Planner:
         """The train stands where no track of its owner leads (destroyed under it by an event)."""
         if self.at is None or self.build_phase:
             return False
-        return not any(self.rail["track"].get(nb.key) == self.seat or nb.link is not None
-                       or self.m.is_internal(self.at, nb.node) for nb in self.m.adjacency[self.at])
+        if self.costs.get(self.at, INF) == 0:
+            return False  # on the network: it is not the train's milepost that needs track
+        return not any(self.rail["track"].get(nb.key) == self.seat for nb in self.m.adjacency[self.at])
 
     def build_goals(self) -> list[tuple[str, int]]:
         goals: list[tuple[str, int]] = []

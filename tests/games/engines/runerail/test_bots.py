@@ -133,7 +133,7 @@ def test_a_plan_the_engine_would_refuse_becomes_end_turn(monkeypatch, bad):
 
 def test_the_planner_is_deterministic_and_changes_nothing():
     state = ENGINE.setup(players=NAMES[:3], options={}, seed=3)
-    for _ in range(120):
+    for _ in range(60):
         if state["finished"]:
             break
         seat = ENGINE.active_seats(state)[0]

@@ -1,7 +1,7 @@
 """Runerail's bots (the model: Resourceful Rails' ``bots.py``).
 
-``random``: a random legal command (builds one section, moves one step); it ends the turn only when
-nothing else is legal or one time in five, so games move on.
+``random``: a random legal command (builds one section, moves one step); four times in five it picks
+among the commands other than ``end-turn``, else among all, so games move on.
 
 ``planner``: plays whole turns. The platform asks for one command at a time, so every call derives
 the plan afresh from the state (deterministic: the same state gives the same command):

@@ -34,6 +34,7 @@ draw), ``ship_discards``, ``ship_offer`` ({"seat", "ships"}: the Halfling's draw
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, require
@@ -261,7 +262,7 @@ class Runerail(Engine):
     title = "Runerail"
     min_players = 2
     max_players = 6
-    bots = ("random",)
+    bots = ("random", "planner")
     commands = COMMANDS
     view_fields = VIEW_FIELDS
     options = (
@@ -1452,3 +1453,10 @@ class Runerail(Engine):
             "end_reason": state["end_reason"],
             "listing": self.listing(state, seat=seat),
         }
+
+    # -- bots ----------------------------------------------------------------------------------------------
+
+    def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
+        from .bots import choose
+
+        return choose(self, state, seat=seat, bot=bot, rng=rng)

@@ -14,17 +14,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
+from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
 from games.errors import Forbidden, NotFound, ServiceError, Unauthorized
-from games.tokens import CODE_ALPHABET, CODE_LENGTH, normalize_join_code
+from games.tokens import normalize_join_code
 
 from . import serializers as s
 from .throttling import CommandRateThrottle, CreateRateThrottle, JoinRateThrottle, ReadRateThrottle
 
 # Every operation that reads the database may also answer 503 database-busy (with Retry-After),
 # and every one but the kinds 429 rate-limited (with Retry-After; games/api/throttling.py).
-GAME_CODE = re.compile(f"[{''.join(sorted(set(CODE_ALPHABET.upper() + CODE_ALPHABET.lower())))}]{{{CODE_LENGTH}}}")
+GAME_CODE = re.compile(GameCodeConverter.regex)  # what can be a join code, as the routes' <gamecode:…> take it
 ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
     "Authorization", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False, description="`Bearer <seat or host token>`"
@@ -45,10 +46,15 @@ def actor_for(request, game):
     return selectors.actor_for_token(game=game, token=bearer_token(request))
 
 
-def validated(serializer_class, request):
+def json_object(request) -> dict:
+    """The request's body, which must be a JSON object."""
     if not isinstance(request.data, dict):
         raise ServiceError("invalid-request", "The request body must be a JSON object.")
-    serializer = serializer_class(data=request.data)
+    return request.data
+
+
+def validated(serializer_class, request):
+    serializer = serializer_class(data=json_object(request))
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -285,12 +291,10 @@ class CommandsView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        if not isinstance(request.data, dict):
-            raise ServiceError("invalid-request", "The request body must be a JSON object.")
-        return command_response(request, code=code, game=game, actor=actor, body=request.data)
+        return command_response(code=code, game=game, actor=actor, body=json_object(request))
 
 
-def command_response(request, *, code: str, game, actor, body: dict) -> Response:
+def command_response(*, code: str, game, actor, body: dict) -> Response:
     """A command body (its shape checked here) through the write path, or get-state: the HTTP edges' one way in."""
     serializer = s.CommandSerializer(data=body)
     serializer.is_valid(raise_exception=True)
@@ -328,9 +332,7 @@ class ProtocolView(APIView):
         ),
     )
     def post(self, request):
-        if not isinstance(request.data, dict):
-            raise ServiceError("invalid-request", "The request body must be a JSON object.")
-        body = dict(request.data)
+        body = dict(json_object(request))
         code = body.pop("game", None)
         if not isinstance(code, str) or not GAME_CODE.fullmatch(code):
             raise ServiceError("invalid-request", 'Name the game in the body: "game": its join code (5 letters).')
@@ -343,7 +345,7 @@ class ProtocolView(APIView):
         if player_id is not None and player_id != actor.seat:
             held = "no seat" if actor.seat is None else f"seat {actor.seat}"
             raise Forbidden("player-mismatch", f"player_id {player_id} is not your seat: your token holds {held}.")
-        return command_response(request, code=code, game=game, actor=actor, body=body)
+        return command_response(code=code, game=game, actor=actor, body=body)
 
 
 class PlanView(APIView):
@@ -365,9 +367,7 @@ class PlanView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        if not isinstance(request.data, dict):
-            raise ServiceError("invalid-request", "The request body must be a JSON object.")
-        return Response(selectors.game_plan(game=game, seat=actor.seat, request=request.data))
+        return Response(selectors.game_plan(game=game, seat=actor.seat, request=json_object(request)))
 
 
 @method_decorator(gzip_page, name="dispatch")

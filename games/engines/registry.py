@@ -52,4 +52,5 @@ BUILTIN = (
     "games.engines.locomotive_werks",
     "games.engines.wood_and_steel",
     "games.engines.resourceful_rails",
+    "games.engines.runerail",
 )

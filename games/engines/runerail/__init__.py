@@ -1,1 +1,7 @@
-"""Runerail: this project's own fantasy crayon-rail game on the shared rail core (issue 15)."""
+"""Runerail: the fantasy rail game, a pure-Python rules engine (no Django) on the shared rail core. See README.md."""
+
+from .rules import Runerail
+
+ENGINE = Runerail()
+
+__all__ = ["ENGINE", "Runerail"]

@@ -214,6 +214,13 @@ class Engine:
         the last command of the current turn (never crossing into the previous turn)."""
         return None
 
+    # -- a protocol's own state document (optional) -------------------------
+    def protocol_state(self, state: State, *, seat: int | None) -> dict[str, Any] | None:
+        """The whole public state as the title's own protocol lays it out, plus ``seat``'s private
+        part (``None``: a spectator), for ``get-state`` through ``POST /api``. Default None: the
+        title has no protocol of its own and ``get-state`` answers with :meth:`view`."""
+        return None
+
     # -- bots (optional) ---------------------------------------------------
     def bot_command(self, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
         """The command bot level ``bot`` plays for ``seat``. Default: a random legal one."""

@@ -45,6 +45,15 @@ COMMANDS = (
         (Arg("path", PATH, "The mileposts, [layer, q, r] each, in build order."),),
     ),
     CommandSpec(
+        "build-track",
+        "The server notes' one-section build: the section from start to end (neighbouring mileposts), priced "
+        "and checked as build with that two-milepost path.",
+        (
+            Arg("start", MILEPOST, "The milepost the section starts at, [layer, q, r]."),
+            Arg("end", MILEPOST, "The neighbouring milepost it goes to, [layer, q, r]."),
+        ),
+    ),
+    CommandSpec(
         "upgrade",
         "Upgrade your loco to one of a higher level: 10 gold per level, two levels only when nothing else is "
         "spent this turn; a type with no cards left cannot be had.",

@@ -456,6 +456,7 @@ class Runerail(Engine):
             "keep-foreman": self._keep_foreman,
             "hire-foreman": self._hire_foreman,
             "build": self._build,
+            "build-track": self._build_track,
             "upgrade": self._upgrade,
             "place-train": self._place_train,
             "move": self._move,
@@ -624,6 +625,10 @@ class Runerail(Engine):
             state["turn"]["build_bribe_paid"] = True
         return [{"type": "built", "seat": seat, "path": plan.path, "sections": len(plan.sections),
                  "cost": plan.cost, "bribe": plan.fee}]
+
+    def _build_track(self, state: State, seat: int, command: Command) -> list[Event]:
+        """The notes' ``build-track`` (start, end): ``build`` with that one section's path."""
+        return self._build(state, seat, {"cmd": "build", "path": [command["start"], command["end"]]})
 
     def upgrade_problem(self, state: State, seat: int, to: str) -> tuple[str, str] | None:
         player = state["players"][seat]
@@ -1453,6 +1458,12 @@ class Runerail(Engine):
             "end_reason": state["end_reason"],
             "listing": self.listing(state, seat=seat),
         }
+
+    def protocol_state(self, state: State, *, seat: int | None) -> dict[str, Any]:
+        """get-state through POST /api: the notes' state document (protocol.py)."""
+        from .protocol import protocol_state
+
+        return protocol_state(self, state, seat=seat)
 
     # -- bots ----------------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from .helpers import (
     GATE,
     MAP,
     TERRAIN_COST,
+    address,
     apply,
     build,
     build_turn,
@@ -322,3 +323,16 @@ def test_build_plan_prices_with_the_foreman_and_the_bribe():
     foothold(state, 0, x, avoid=(y,))
     plan = ENGINE.plan(state, seat=0, request={"plan": "build", "points": [x, y]})
     assert (plan["costs"], plan["bribe"], plan["cost"]) == ([5], 1, 6)
+
+
+def test_the_notes_build_track_is_a_one_section_build_priced_and_checked_as_build():
+    """The notes' example command: {"cmd": "build-track", "start": [...], "end": [...]}."""
+    a, b = pair_from_major("forest")
+    notes_way, build_way = build_turn(), build_turn()
+    events = apply(notes_way, 0, {"cmd": "build-track", "start": address(a), "end": address(b)})
+    assert events == apply(build_way, 0, build(a, b))
+    assert notes_way == build_way
+    assert events[0]["sections"] == 1 and events[0]["cost"] == 2
+    far = pair_away("plain")  # not joined to a major city nor to the builder's track
+    assert refused(build_turn(), 0, {"cmd": "build-track", "start": address(far[0]), "end": address(far[1])}) \
+        == refused(build_turn(), 0, build(*far))

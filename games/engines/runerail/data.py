@@ -184,9 +184,18 @@ def content() -> dict[str, Any]:
         "locos": list(locos().values()),
         "events": list(events().values()),
         "colors": dict(COLORS),
+        "ships": list(ships().values()),
+        # Each event card's area resolved (event_area): milepost keys, milepost pairs (edge keys) and
+        # sea point keys, so a page draws an area without knowing how areas are read.
+        "areas": {card: _area_keys(event_area(card)) for card in events() if events()[card]["params"].get("area")},
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}
+
+
+def _area_keys(area: Area) -> dict[str, list[str]]:
+    m = core().map
+    return {"nodes": sorted(m.key(i) for i in area.nodes), "pairs": sorted(area.pairs), "sea": sorted(area.sea)}
 
 
 # -- event areas ---------------------------------------------------------------------------------------

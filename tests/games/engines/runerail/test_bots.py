@@ -13,13 +13,13 @@ import random
 import pytest
 
 from games.engines.runerail import bots, data
-from games.engines.runerail.simulate import bot_command, play_game
+from games.engines.runerail.simulate import play_game
 
 from .helpers import ENGINE, MAP, NAMES, draft_first, normal_turn, put_train, seated_game
 
 
 def planner(state, seat=0):
-    return bot_command(state, seat=seat, bot="planner", rng=random.Random(0))
+    return ENGINE.bot_command(state, seat=seat, bot="planner", rng=random.Random(0))
 
 
 def city_key(city, i=0):
@@ -138,9 +138,9 @@ def test_the_planner_is_deterministic_and_changes_nothing():
             break
         seat = ENGINE.active_seats(state)[0]
         before = copy.deepcopy(state)
-        command = bot_command(state, seat=seat, bot="planner", rng=random.Random(1))
+        command = ENGINE.bot_command(state, seat=seat, bot="planner", rng=random.Random(1))
         assert state == before
-        assert bot_command(state, seat=seat, bot="planner", rng=random.Random(99)) == command
+        assert ENGINE.bot_command(state, seat=seat, bot="planner", rng=random.Random(99)) == command
         ENGINE.apply(state, seat=seat, command=command)
 
 
@@ -151,7 +151,7 @@ def test_random_bot_plays_legal_commands():
         if state["finished"]:
             break
         seat = ENGINE.active_seats(state)[0]
-        command = bot_command(state, seat=seat, bot="random", rng=rng)
+        command = ENGINE.bot_command(state, seat=seat, bot="random", rng=rng)
         assert command in ENGINE.legal_commands(state, seat=seat)
         ENGINE.apply(state, seat=seat, command=command)
 

@@ -1,11 +1,11 @@
-"""Shared helpers of the data scripts: paths, the reference file, and a stable JSON writer."""
+"""Shared helpers of the data scripts: paths, the reference file, and the stable JSON writer (from the rail core's authoring module)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
+
+from games.engines.rail_core.authoring import dumps, read_json, write_json
 
 PACKAGE = Path(__file__).resolve().parents[1]
 DATA = PACKAGE / "data"
@@ -20,25 +20,4 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
-def dumps(value: Any, level: int = 0, flat_below: int = 2) -> str:
-    """JSON with one line per item of the top ``flat_below`` levels and compact lines below them,
-    so a data file diffs line by line. Same input, same bytes."""
-    if level >= flat_below or not isinstance(value, (dict, list)) or not value:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    pad = "  " * (level + 1)
-    if isinstance(value, dict):
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps(v, level + 1, flat_below)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
-    items = [pad + dumps(v, level + 1, flat_below) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + "  " * level + "]"
-
-
-def write_json(path: Path, value: Any, flat_below: int = 2) -> str:
-    text = dumps(value, 0, flat_below) + "\n"
-    path.write_text(text, encoding="utf-8")
-    return text
+__all__ = ["DATA", "PACKAGE", "REPO", "SOURCES", "dumps", "read_json", "write_json", "REFERENCE_MAP", "slug"]

@@ -21,11 +21,11 @@ then evenly among the eligible cities of that size. All randomness from ``random
 
 from __future__ import annotations
 
-import heapq
 import random
 from typing import Any
 
-from games.engines.rail_core import RailCore, RailMap, load_map
+from games.engines.rail_core import RailCore, load_map
+from games.engines.rail_core.authoring import build_distances, deal_demands
 
 from ._common import DATA, read_json, write_json
 from .make_map import RULES
@@ -56,21 +56,6 @@ def section_costs(core: RailCore) -> list[list[tuple[int, int]]]:
     return out
 
 
-def build_distances(m: RailMap, costs: list[list[tuple[int, int]]], sources: list[str]) -> dict[str, int]:
-    """Each city's distance (see the module's doc) from the nearest of ``sources`` (city ids)."""
-    dist = {u: 0 for cid in sources for u in m.cities[cid].nodes}
-    heap = sorted((0, u) for u in dist)
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist[u]:
-            continue
-        for v, c in costs[u]:
-            if d + c < dist.get(v, 1 << 30):
-                dist[v] = d + c
-                heapq.heappush(heap, (d + c, v))
-    return {cid: min(dist[u] for u in city.nodes) for cid, city in m.cities.items() if any(u in dist for u in city.nodes)}
-
-
 def payout(distance: int) -> int:
     """Round half up: the same distance always pays the same, a longer one never less."""
     return (10 * BASE + PER_COST_TENTHS * distance + 5) // 10
@@ -86,26 +71,15 @@ def make_demands(map_data: dict[str, Any], goods: dict[str, Any]) -> dict[str, A
         for gid, by_city in distances.items()
     }
     rng = random.Random(SEED)
-    bag: list[str] = []
-    cards = []
-    for number in range(1, CARDS + 1):
-        demands: list[dict[str, Any]] = []
-        while len(demands) < DEMANDS_PER_CARD:
-            if not bag:
-                bag = sorted(eligible)
-                rng.shuffle(bag)
-            gid = bag.pop()
-            if any(d["good"] == gid for d in demands):
-                bag.insert(0, gid)  # deal it to a later card
-                continue
-            used = {d["city"] for d in demands}
-            cities = [cid for cid in sorted(eligible[gid]) if cid not in used]
-            sizes = sorted({m.cities[cid].size for cid in cities}, key=list(SIZE_WEIGHTS).index)
-            size = rng.choices(sizes, weights=[SIZE_WEIGHTS[s] for s in sizes])[0]
-            cid = rng.choice([c for c in cities if m.cities[c].size == size])
-            d = eligible[gid][cid]
-            demands.append({"city": cid, "good": gid, "payout": payout(d), "distance": d})
-        cards.append({"id": number, "demands": demands})
+
+    def pick(cities: list[str]) -> str:
+        sizes = sorted({m.cities[cid].size for cid in cities}, key=list(SIZE_WEIGHTS).index)
+        size = rng.choices(sizes, weights=[SIZE_WEIGHTS[s] for s in sizes])[0]
+        return rng.choice([c for c in cities if m.cities[c].size == size])
+
+    dealt = deal_demands(eligible, rng=rng, cards=CARDS, per_card=DEMANDS_PER_CARD, item="good", pick=pick,
+                         payout=payout)
+    cards = [{"id": number, "demands": demands} for number, demands in enumerate(dealt, start=1)]
     return {
         "format": "junction/resourceful-rails-demands@1",
         "about": "The demand deck, made once by scripts/make_demands.py from data/map.json and data/goods.json. "

@@ -34,12 +34,12 @@ engine shuffles it.
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections import deque
 from typing import Any
 
 from games.engines.rail_core import RailCore, RailHooks, RailMap, hexgrid, load_map
+from games.engines.rail_core.authoring import build_distances, deal_demands
 
 from ._common import DATA, read_json, write_json
 from .make_world import RULES
@@ -127,22 +127,6 @@ def voyages(m: RailMap, map_data: dict[str, Any]) -> list[list[tuple[int, int]]]
     return out
 
 
-def build_distances(m: RailMap, costs: list[list[tuple[int, int]]], sources: list[str]) -> dict[str, int]:
-    """Each city's distance (see the module's doc) from the nearest of ``sources`` (city ids)."""
-    dist = {u: 0 for cid in sources for u in m.cities[cid].nodes}
-    heap = sorted((0, u) for u in dist)
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist[u]:
-            continue
-        for v, c in costs[u]:
-            if d + c < dist.get(v, 1 << 30):
-                dist[v] = d + c
-                heapq.heappush(heap, (d + c, v))
-    return {cid: min(dist[u] for u in city.nodes if u in dist)
-            for cid, city in m.cities.items() if any(u in dist for u in city.nodes)}
-
-
 def payout(distance: int) -> int:
     """Round half up: the same distance always pays the same, a longer one never less."""
     return (10 * BASE + PER_COST_TENTHS * distance + 5) // 10
@@ -165,24 +149,13 @@ def make_demands(map_data: dict[str, Any], loads: dict[str, Any], events: dict[s
         for lid, by_city in distances.items()
     }
     rng = random.Random(SEED)
-    bag: list[str] = []
-    cards = []
-    for number in range(1, CARDS + 1):
-        demands: list[dict[str, Any]] = []
-        while len(demands) < DEMANDS_PER_CARD:
-            if not bag:
-                bag = sorted(eligible)
-                rng.shuffle(bag)
-            lid = bag.pop()
-            if any(d["load"] == lid for d in demands):
-                bag.insert(0, lid)  # deal it to a later card
-                continue
-            used = {d["city"] for d in demands}
-            cities = [cid for cid in sorted(eligible[lid]) if cid not in used]
-            cid = rng.choices(cities, weights=[CITY_WEIGHTS[m.cities[c].size] for c in cities])[0]
-            d = eligible[lid][cid]
-            demands.append({"city": cid, "load": lid, "payout": payout(d), "distance": d})
-        cards.append({"id": f"d{number:03d}", "demands": demands})
+
+    def pick(cities: list[str]) -> str:
+        return rng.choices(cities, weights=[CITY_WEIGHTS[m.cities[c].size] for c in cities])[0]
+
+    dealt = deal_demands(eligible, rng=rng, cards=CARDS, per_card=DEMANDS_PER_CARD, item="load", pick=pick,
+                         payout=payout)
+    cards = [{"id": f"d{number:03d}", "demands": demands} for number, demands in enumerate(dealt, start=1)]
     event_ids = [e["id"] for e in events["events"]]
     return {
         "format": "junction/runerail-demands@1",

@@ -205,6 +205,29 @@ const Junction = (() => {
     return typeof n === "number" && Number.isFinite(n) ? numberFormat.format(n) : (fallback === undefined ? MISSING : fallback);
   }
 
+  // ---- the platform's own events, which any title's log may hold ---------------------------
+  /* A game master's change or a seat handed to a new device, in words; `who(seat)` names a seat,
+   * `s` is the possessive ("'s", or "’s" on the table screen). null for any other event: the
+   * title's describe() speaks for its own. */
+  function platformEvent(e, who, s) {
+    const own = s === undefined ? "'s" : s;
+    const name = text(e.name, who(e.seat));
+    switch (e.type) {
+      case "state-edited": return "A game master corrected the game.";
+      case "seat-moved": return name + own + " seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
+      case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
+      case "seat-to-bot": return "A bot (" + text(e.bot) + ") plays " + name + own + " seat from now on.";
+      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
+      case "game-resumed": return "The game master resumed the game.";
+      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
+      default: return null;
+    }
+  }
+  /* An event no describe() knows: its type in words and whose it was ("train placed (Ann)."). */
+  function unknownEvent(e, who) {
+    return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
+  }
+
   // ---- plurals through the language's plural rules ---------------------------------------
   const pluralRules = new Intl.PluralRules("en-US");
   /* "1 unit", "2 units", "0 units", "1,500 units": plural(n, "unit", "units"). `other`
@@ -332,6 +355,6 @@ const Junction = (() => {
     };
   }
 
-  return { api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
+  return { platformEvent, unknownEvent, api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
            text, number, plural, pluralWord, announce, liveBadge, MISSING };
 })();

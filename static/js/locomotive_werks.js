@@ -61,15 +61,7 @@
         return phase + " phase" + (e.phase === "production" ? ": every player sells each locomotive type to one die." : ".");
       }
       case "game-started": return "The game started.";
-      case "state-edited": return "A game master corrected the game.";
-      // the platform's: a seat handed to a new device, the game master's changes
-      case "seat-moved": return text(e.name, who(e.seat)) + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
-      case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + text(e.bot) + ") plays " + text(e.name, who(e.seat)) + "'s seat from now on.";
-      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
-      case "game-resumed": return "The game master resumed the game.";
-      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
-      default: return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
+      default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
   }
 

@@ -41,19 +41,9 @@
   }
 
   // The platform's own events, which any title's log may hold (a game master's change, a seat
-  // handed to a new device), in words; the play surface's describe() speaks for its title's.
-  function platformEvent(e) {
-    const name = e.name || seatName(e.seat);
-    switch (e.type) {
-      case "seat-moved": return name + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
-      case "seat-renamed": return Junction.text(e.from, seatName(e.seat)) + " is now called " + Junction.text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + Junction.text(e.bot) + ") plays " + name + "'s seat from now on.";
-      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      case "game-resumed": return "The game master resumed the game.";
-      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      default: return null;
-    }
-  }
+  // handed to a new device), in words (Junction.platformEvent); the play surface's describe()
+  // speaks for its title's.
+  const platformEvent = (e) => Junction.platformEvent(e, seatName);
 
   // A command's arguments as words: "route Chicago-Detroit, segments 2"; what is missing
   // (null) is left out, never shown.

@@ -398,7 +398,6 @@
     const contract = (fallback) => (c && !c.hidden && c.commodity ? c.commodity + " → " + c.destination : fallback);
     switch (e.type) {
       case "game-started": return "The game started.";
-      case "state-edited": return "A game master corrected the game.";
       case "routes-ranked": return who(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => who(Number(s)) + " " + r).join("; ") + ". " + who(e.order[0]) + " goes first.";
       case "starting-contract-dealt": return who(e.seat) + " was dealt a starting private contract.";
@@ -446,14 +445,7 @@
       case "auction-over": return "The auction is over; play goes on.";
       case "game-over": return "Game over in round " + e.round + ": " + joinNames((e.winners || []).map(who)) + ((e.winners || []).length > 1 ? " share the win." : " won.");
       case "undone": return who(e.seat) + "'s move was undone" + (e.command && e.command.cmd ? " (" + String(e.command.cmd).replace(/-/g, " ") + ")" : "") + ".";
-      // the platform's: a seat handed to a new device, the game master's changes
-      case "seat-moved": return (e.name || who(e.seat)) + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
-      case "seat-renamed": return Junction.text(e.from, who(e.seat)) + " is now called " + Junction.text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + Junction.text(e.bot) + ") plays " + (e.name || who(e.seat)) + "'s seat from now on.";
-      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      case "game-resumed": return "The game master resumed the game.";
-      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined ? " (" + who(e.seat) + ")" : "") + ".";
+      default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
   }
   const feedLine = (action, e) => el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, describe(e));

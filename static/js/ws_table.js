@@ -485,7 +485,6 @@
     const debtService = (d) => d ? "; debt service on the next delivery: east " + money(d.east) + ", central " + money(d.central) + ", west " + money(d.west) : "";
     switch (e.type) {
       case "game-started": return "The game started.";
-      case "state-edited": return "A game master corrected the game.";
       case "routes-ranked": return n(e.seat) + " ranked their starting routes.";
       case "starting-routes": return "Starting routes: " + Object.entries(e.routes).map(([s, r]) => n(Number(s)) + " " + route(r)).join("; ") + ". " + n(e.order[0]) + " goes first.";
       case "engine-placed": return n(e.seat) + " placed their engine in " + e.city + ".";
@@ -533,14 +532,7 @@
         return "Game over in round " + e.round + (names.length ? ": " + names.join(" and ") + (names.length > 1 ? " share the win." : " won.") : ".");
       }
       case "undone": return n(e.seat) + "’s move was undone.";
-      // the platform's: a seat handed to a new device, the game master's changes
-      case "seat-moved": return Junction.text(e.name, n(e.seat)) + "’s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
-      case "seat-renamed": return Junction.text(e.from, n(e.seat)) + " is now called " + Junction.text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + Junction.text(e.bot) + ") plays " + Junction.text(e.name, n(e.seat)) + "’s seat from now on.";
-      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      case "game-resumed": return "The game master resumed the game.";
-      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + Junction.text(e.reason) : "") + ".";
-      default: return e.type.replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + n(e.seat) + ")" : "") + ".";
+      default: return Junction.platformEvent(e, n, "’s") || Junction.unknownEvent(e, n);
     }
   }
   const QUIET = new Set(["turn-started"]);

@@ -10,7 +10,11 @@
  * of a 1,720-milepost map stays fast on a slow phone. Sizes meant for the eye (labels, line
  * widths, trains) follow the zoom through one CSS variable, --rm-u (map units per CSS pixel).
  * No inline style attributes (the site's Content-Security-Policy): SVG presentation
- * attributes and CSSOM only. Needs junction.js (the Junction namespace) loaded first. */
+ * attributes and CSSOM only. Needs junction.js (the Junction namespace) loaded first.
+ * A map with a `sea` (sea points [l, q, r], no mileposts: a fantasy map's ships sail them)
+ * draws them as water hexes; trains may stand at a sea point (a ship at sea), taps may choose
+ * sea points (setSeaTaps), and areas (an event's mileposts, milepost pairs and sea points) are
+ * drawn as an overlay (setAreas). */
 "use strict";
 Junction.RailMap = (() => {
   const NS = "http://www.w3.org/2000/svg";
@@ -186,9 +190,20 @@ Junction.RailMap = (() => {
       nodes.push(node);
       byKey.set(node.key, node);
     }
+    // Sea points: water a ship sails, not mileposts (no terrain, no track); keyed like mileposts.
+    const sea = [], seaByKey = new Map();
+    for (const raw of Array.isArray(data.sea) ? data.sea : []) {
+      const at = parseKey(raw);
+      if (!at || byKey.has(at.join(","))) continue;
+      const [x, y] = pixel(layout, at[1], at[2]);
+      const node = { key: at.join(","), layer: at[0], q: at[1], r: at[2], x, y, terrain: "sea", city: null, sea: true, raw: { at } };
+      sea.push(node);
+      seaByKey.set(node.key, node);
+    }
     const layers = (Array.isArray(data.layers) ? data.layers : []).filter((l) => l && Number.isInteger(l.id));
     if (!layers.length) layers.push({ id: 0, name: "surface" });
-    return { data, layout, cities, nodes, byKey, layers };
+    const find = (key) => byKey.get(key) || seaByKey.get(key);
+    return { data, layout, cities, nodes, byKey, layers, sea, seaByKey, find };
   }
 
   function svgEl(tag, attrs, ...children) {
@@ -219,7 +234,7 @@ Junction.RailMap = (() => {
 
   /* Draw `mapData` (junction/rail-map@1) into `container` (an empty element the page sizes;
    * railmap.css gives it a height). options: {colors: {seat: colour}, onTap(key, info),
-   * label(city) → text, goodsNames: {id: name} or (id) → name, ariaLabel, layer}. */
+   * label(city) → text, goodsNames: {id: name} or (id) → name, ariaLabel, layer, seaTaps}. */
   function create(container, mapData, options) {
     if (!container || !container.append) throw new TypeError("RailMap: a container element is needed");
     const opts = Object.assign({}, options);
@@ -230,9 +245,9 @@ Junction.RailMap = (() => {
     const hasLayer = (lid) => m.layers.some((l) => l.id === lid);
     let layer = opts.layer !== null && opts.layer !== undefined && opts.layer !== "" && hasLayer(Number(opts.layer)) ? Number(opts.layer)
       : (hasLayer(0) ? 0 : m.layers[0].id);
-    let track = {}, trains = [], plan = null;
+    let track = {}, trains = [], plan = null, areas = [], linkStates = {}, seaTaps = !!opts.seaTaps;
     const marks = new Map();  // class name → keys
-    let onLayer = [], xs = new Float64Array(0), ys = new Float64Array(0);
+    let onLayer = [], tapNodes = [], xs = new Float64Array(0), ys = new Float64Array(0);
     let bounds = { minX: 0, minY: 0, maxX: 1, maxY: 1 };
     let labels = [], trainMarks = [];
     let view = { cx: 0, cy: 0, u: 1 }, W = 0, H = 0, lastU = null, fitted = true, destroyed = false;
@@ -269,7 +284,7 @@ Junction.RailMap = (() => {
                                preserveAspectRatio: "xMidYMid meet", viewBox: "0 0 1 1" });
     const groups = {};
     const root = svgEl("g", { class: "rm-map" });
-    for (const name of ["land", "majors", "crossings", "terrain", "cities", "links", "track", "path", "marks", "trains", "labels"]) {
+    for (const name of ["sea", "land", "majors", "crossings", "terrain", "areas", "cities", "links", "track", "path", "marks", "trains", "labels"]) {
       groups[name] = svgEl("g", { class: "rm-g-" + name });
       root.append(groups[name]);
     }
@@ -286,7 +301,7 @@ Junction.RailMap = (() => {
     // ---- drawing ----------------------------------------------------------------------------
 
     function drawBase() {
-      for (const name of ["land", "majors", "crossings", "terrain", "cities", "links", "labels"]) groups[name].replaceChildren();
+      for (const name of ["sea", "land", "majors", "crossings", "terrain", "cities", "links", "labels"]) groups[name].replaceChildren();
       container.dataset.layer = String(layer);
       onLayer = m.nodes.filter((n) => n.layer === layer);
       xs = Float64Array.from(onLayer, (n) => n.x);
@@ -296,6 +311,11 @@ Junction.RailMap = (() => {
       } else {
         bounds = { minX: 0, minY: 0, maxX: STEP, maxY: STEP };
       }
+      setTapNodes();
+
+      // The sea: every sea point's hex, one path (under the land).
+      const seaHere = m.sea.filter((n) => n.layer === layer);
+      if (seaHere.length) groups.sea.append(svgEl("path", { class: "rm-sea", fill: "#b9d4e6", "data-count": seaHere.length, d: seaHere.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
       const here = (key) => { const n = m.byKey.get(keyOf(key)); return n && n.layer === layer ? n : null; };
 
       // Land: every milepost's hex, one path.
@@ -386,17 +406,47 @@ Junction.RailMap = (() => {
           }
         }
         const name = group.name || group.kind || "link";
-        const attrs = { "data-kind": group.kind, "data-name": name, "data-enabled": group.enabled === false ? "false" : "true" };
+        const enabled = typeof linkStates[name] === "boolean" ? linkStates[name] : group.enabled !== false;
+        const attrs = { "data-kind": group.kind, "data-name": name, "data-enabled": enabled ? "true" : "false" };
         if (curves) groups.links.append(titled(svgEl("path", Object.assign({ class: "rm-link", d: curves }, attrs)), name));
         if (rings) groups.links.append(titled(svgEl("path", Object.assign({ class: "rm-portal", d: rings }, attrs)), name + " (to " + [...far].join(", ") + ")"));
       }
 
       for (const l of labels) groups.labels.append(l.el);
+      drawAreas();
       drawTrack();
       drawPath();
       drawMarks();
       drawTrains();
       lastU = null;
+    }
+
+    /* What a tap may choose on this layer: its mileposts, and its sea points while sea taps are on. */
+    function setTapNodes() {
+      tapNodes = seaTaps ? onLayer.concat(m.sea.filter((n) => n.layer === layer)) : onLayer;
+      xs = Float64Array.from(tapNodes, (n) => n.x);
+      ys = Float64Array.from(tapNodes, (n) => n.y);
+    }
+
+    /* Areas (an event's): each a group of its mileposts' and sea points' hexes on this layer and
+     * the shared sides of its milepost pairs, with its class and id. */
+    function drawAreas() {
+      groups.areas.replaceChildren();
+      for (const a of areas) {
+        const cells = [], sides = [];
+        for (const k of a.nodes) { const n = m.find(keyOf(k)); if (n && n.layer === layer) cells.push(n); }
+        for (const k of a.sea) { const n = m.seaByKey.get(keyOf(k)); if (n && n.layer === layer) cells.push(n); }
+        for (const pair of a.pairs) {
+          const [ka, kb] = Array.isArray(pair) ? pair : String(pair).split("|");
+          const p = m.byKey.get(keyOf(ka)), q = m.byKey.get(keyOf(kb));
+          if (p && q && p.layer === layer && q.layer === layer) sides.push(sharedSide(p, q));
+        }
+        const g = svgEl("g", { class: "rm-area" + (a.cls ? " " + a.cls : ""), "data-area": a.id, "data-count": cells.length + sides.length,
+                               "data-total": a.nodes.length + a.sea.length + a.pairs.length });
+        if (cells.length) g.append(svgEl("path", { class: "rm-area-cells", fill: "#b3261e", "fill-opacity": 0.22, d: cells.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
+        if (sides.length) g.append(svgEl("path", { class: "rm-area-sides", fill: "none", stroke: "#b3261e", d: chain(sides) }));
+        groups.areas.append(titled(g, a.label));
+      }
     }
 
     function addLabel(spec) {
@@ -462,19 +512,21 @@ Junction.RailMap = (() => {
       trainMarks = [];
       const atKey = new Map();
       for (const t of trains || []) {
-        const n = t && m.byKey.get(keyOf(t.at));
+        const n = t && m.find(keyOf(t.at));
         if (!n || n.layer !== layer) continue;
         if (!atKey.has(n.key)) atKey.set(n.key, []);
         atKey.get(n.key).push(t);
       }
       for (const [key, list] of atKey) {
-        const n = m.byKey.get(key);
+        const n = m.find(key);
         list.forEach((t, i) => {
           const seat = String(t.seat);
           const label = t.label === undefined || t.label === null ? seat : String(t.label);
-          const g = titled(svgEl("g", { class: "rm-train", "data-seat": seat, "data-at": key },
+          // A train aboard a ship rides on a hull (at a port or a sea point).
+          const hull = t.ship ? svgEl("path", { class: "rm-ship-hull", fill: "#5b3a1e", d: "M-17 2L17 2L11 13L-11 13Z" }) : null;
+          const g = titled(svgEl("g", { class: "rm-train" + (t.ship ? " rm-ship" : ""), "data-seat": seat, "data-at": key, "data-sea": n.sea ? "true" : null }, hull,
             svgEl("circle", { class: "rm-train-body", r: 10, fill: colorOf(colors[seat], seat) }),
-            svgEl("text", { class: "rm-train-label", text: Array.from(label).slice(0, 3).join("") })), label);
+            svgEl("text", { class: "rm-train-label", text: Array.from(label).slice(0, 3).join("") })), t.title || label);
           groups.trains.append(g);
           trainMarks.push({ g, x: n.x, y: n.y, i, count: list.length });
         });
@@ -591,11 +643,11 @@ Junction.RailMap = (() => {
         const dx = xs[i] - mx, dy = ys[i] - my, d = dx * dx + dy * dy;
         if (d <= bestD) { bestD = d; best = i; }
       }
-      return best < 0 ? null : onLayer[best];
+      return best < 0 ? null : tapNodes[best];
     }
     function info(n) {
       return { key: n.key, layer: n.layer, q: n.q, r: n.r, x: n.x, y: n.y, terrain: n.terrain,
-               city: n.city ? m.cities.get(n.city) : null, node: n.raw };
+               city: n.city ? m.cities.get(n.city) : null, node: n.raw, sea: !!n.sea };
     }
     function tap(n) {
       if (n && typeof opts.onTap === "function") opts.onTap(n.key, info(n));
@@ -710,6 +762,25 @@ Junction.RailMap = (() => {
         else marks.set(cls, keys.slice());
         drawMarks();
       },
+      /* [{id, nodes: keys, pairs: edge keys or [a, b], sea: keys, cls, label}]: areas drawn over the
+       * land (an event's), each on the layers it has mileposts or sea points on; null clears. */
+      setAreas(list) {
+        areas = (Array.isArray(list) ? list : []).filter((a) => a && typeof a === "object").map((a) => ({
+          id: a.id === undefined || a.id === null ? "" : String(a.id), cls: typeof a.cls === "string" ? a.cls : "", label: a.label ? String(a.label) : "",
+          nodes: Array.isArray(a.nodes) ? a.nodes : [], pairs: Array.isArray(a.pairs) ? a.pairs : [], sea: Array.isArray(a.sea) ? a.sea : [] }));
+        drawAreas();
+      },
+      /* {link name: open}: a closed passage is drawn faded (the map's own `enabled` otherwise). */
+      setLinks(value) {
+        linkStates = Object.assign({}, value);
+        for (const node of groups.links.querySelectorAll("[data-name]")) {
+          const name = node.getAttribute("data-name");
+          if (typeof linkStates[name] === "boolean") node.setAttribute("data-enabled", linkStates[name] ? "true" : "false");
+        }
+      },
+      /* Whether a tap may choose a sea point (a voyage's destination) as well as a milepost. */
+      setSeaTaps(on) { if (!!on !== seaTaps) { seaTaps = !!on; setTapNodes(); } },
+      get seaTaps() { return seaTaps; },
       /* Show another layer of the map (a fantasy map's underground). */
       setLayer(id) {
         const next = Number(id);
@@ -720,7 +791,7 @@ Junction.RailMap = (() => {
       },
       /* Pan (changing layer if need be) so the milepost is in view, well inside the edges. */
       focus(key) {
-        const n = m.byKey.get(keyOf(key));
+        const n = m.find(keyOf(key));
         if (!n) return false;
         if (n.layer !== layer) api.setLayer(n.layer);
         measure();
@@ -743,13 +814,13 @@ Junction.RailMap = (() => {
       keyAt(clientX, clientY) { const [mx, my] = mapPoint(clientX, clientY); const n = nearest(mx, my); return n ? n.key : null; },
       /* Where a milepost is on screen now (client pixels), or null if it is not on this layer. */
       clientPoint(key) {
-        const n = m.byKey.get(keyOf(key));
+        const n = m.find(keyOf(key));
         if (!n || n.layer !== layer) return null;
         const r = measure();
         const [w, h] = size();
         return { x: r.left + w / 2 + (n.x - view.cx) / view.u, y: r.top + h / 2 + (n.y - view.cy) / view.u };
       },
-      info(key) { const n = m.byKey.get(keyOf(key)); return n ? info(n) : null; },
+      info(key) { const n = m.find(keyOf(key)); return n ? info(n) : null; },
       destroy() {
         if (destroyed) return;
         destroyed = true;

@@ -118,8 +118,9 @@ async def test_a_refusal_is_the_same_error_every_way_and_changes_nothing():
         by_ws = await result_of(comm, "x1")
     finally:
         await comm.disconnect()
-    assert status == status2 == 400
-    assert by_route["error"]["code"] == by_notes["error"]["code"] == by_ws["code"] == "not-your-turn"
-    assert by_route["error"]["message"] == by_notes["error"]["message"] == by_ws["message"]
+    assert status == status2 == 400, (by_route, by_ws)
+    assert by_route == by_notes and by_route["error"]["code"] == "not-your-turn", by_route
+    assert by_ws["type"] == "error", by_ws
+    assert by_ws["error"] == by_route["error"], by_ws
     game = await database_sync_to_async(Game.objects.get)(code=code)
     assert game.version == 1

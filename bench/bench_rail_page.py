@@ -1,4 +1,5 @@
-"""Benchmark: the Resourceful Rails play page as a seated player gets it: its weight and its time to the first drawn map.
+"""Benchmark: a rail game's play page (Resourceful Rails, Runerail: ``--kind``) as a seated player gets it: its weight
+and its time to the first drawn map.
 
 One Daphne serving the app the way a hosted table does (``make host``: JUNCTION_HOST=1, so DEBUG
 off and the static files collected, hashed and gzip-compressed by WhiteNoise; ``collectstatic``
@@ -6,8 +7,8 @@ runs into a temporary directory first), on the embedded default (a temporary SQL
 in-memory channel layer) unless ``--database-url`` and ``--redis-url`` are given (PostgreSQL +
 Redis). A 3-seat game is created, filled and started over HTTP; then ``--moves`` commands are sent
 over HTTP, each by the seat whose turn it is, chosen from its ``legal_commands`` (a build section
-that extends the line the seat built last, else any build section, else placing the train, else
-the end of the turn; seeded), so the map has everyone's track on it.
+that extends the line the seat built last, else any build section, else keeping a foreman (Runerail's
+draft), else placing the train, else the end of the turn; seeded), so the map has everyone's track on it.
 
 Each run is a new browser context (cold cache) in Debian's Chromium, headless, 360 x 640 phone
 viewport (device scale 2, touch), with the CPU slowed ``--throttle`` times (CDP
@@ -16,15 +17,15 @@ runs, not slowed. The seat's token is put into localStorage before any script ru
 (``junction.tokens``, as static/js/junction.js ``saveSeat`` stores it), and the page
 ``/games/{code}/`` is opened. Measured from navigation start (``performance.timeOrigin``):
 
-- **first drawn map**: an animation-frame loop (an init script) checks for ``#rr-map svg``,
-  ``document.body.dataset.version`` and, when the game has track, at least one
-  ``#rr-map .rm-track-line``; the time is ``performance.now()`` in the next animation frame after the
+- **first drawn map**: an animation-frame loop (an init script) checks for the map's ``svg`` (``#rr-map``,
+  ``#rn-map``), ``document.body.dataset.version`` and, when the game has track, at least one
+  ``.rm-track-line`` in it; the time is ``performance.now()`` in the next animation frame after the
   one in which all three were first seen, i.e. two animation frames after the drawing, once the
   map has been painted;
 - on the way there: the HTML and the last script or style received, first contentful paint,
   DOMContentLoaded (the navigation entry's ``domContentLoadedEventEnd``), the WebSocket opened and
   its first ``state`` frame (``WebSocket`` subclassed by the init script to note them), the content
-  fetch (``GET /api/kinds/resourceful-rails/content``, Resource Timing: when it started and its
+  fetch (``GET /api/kinds/{kind}/content``, Resource Timing: when it started and its
   duration), the content received → the map drawn, and drawn → painted;
 - the renderer main thread's work until the map was painted (CDP Performance.getMetrics:
   TaskDuration, and its ScriptDuration, RecalcStyleDuration, LayoutDuration; throttled time).
@@ -37,9 +38,9 @@ length). Then the same page is opened again in the same context (via about:blank
 navigation, not a reload): the warm-cache time and bytes, and how each resource came (network,
 cache, 304). The content's ETag is also checked directly: ``If-None-Match`` must get 304.
 
-Aim (issue 14): under 1 s to the first drawn map with 4x throttling.
+Aim (issues 14 and 15): under 1 s to the first drawn map with 4x throttling.
 
-    .venv/bin/python bench/bench_resourceful_rails_page.py [--runs 5] [--throttle 4] [--moves 80]
+    .venv/bin/python bench/bench_rail_page.py [--kind resourceful-rails|runerail] [--runs 5] [--throttle 4] [--moves 80]
         [--database-url postgres://… --redis-url redis://…]
 
 SKIPPED (exit 0) if Debian's chromium is not installed (or the given services are not reachable).
@@ -74,7 +75,9 @@ from common import (  # noqa: E402
     started_game,
 )
 
-KIND = "resourceful-rails"
+# Each rail title's page: the element its map is drawn in.
+KINDS = {"resourceful-rails": {"map": "#rr-map"}, "runerail": {"map": "#rn-map"}}
+KIND = "resourceful-rails"  # set by --kind
 CONTENT_PATH = f"/api/kinds/{KIND}/content"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
@@ -104,8 +107,8 @@ INIT_SCRIPT = """(() => {
       this.addEventListener("message", onMessage);
     }
   };
-  const drawn = () => document.body && document.body.dataset.version && document.querySelector("#rr-map svg")
-    && (!setup.track || document.querySelector("#rr-map .rm-track-line"));
+  const drawn = () => document.body && document.body.dataset.version && document.querySelector(setup.map + " svg")
+    && (!setup.track || document.querySelector(setup.map + " .rm-track-line"));
   const check = () => {
     if (drawn()) {
       bench.seen = performance.now();
@@ -117,7 +120,7 @@ INIT_SCRIPT = """(() => {
   requestAnimationFrame(check);
 })();"""
 
-TIMES = """(contentPath) => {
+TIMES = """([contentPath, map]) => {
   const nav = performance.getEntriesByType("navigation")[0];
   const content = performance.getEntriesByType("resource").find((e) => e.name.includes(contentPath));
   return Object.assign({}, window.__bench, {
@@ -126,7 +129,7 @@ TIMES = """(contentPath) => {
     paint: (performance.getEntriesByName("first-contentful-paint")[0] || {}).startTime,
     contentStart: content ? content.startTime : null, contentEnd: content ? content.responseEnd : null,
     contentTransfer: content ? content.transferSize : null,
-    tracks: document.querySelectorAll("#rr-map .rm-track-line").length,
+    tracks: document.querySelectorAll(map + " .rm-track-line").length,
     version: document.body.dataset.version,
   });
 }"""
@@ -139,7 +142,7 @@ def server_env(args: argparse.Namespace, tmp: Path) -> dict[str, str]:
     env = {
         "JUNCTION_HOST": "1",  # DEBUG off, CompressedManifestStaticFilesStorage (config/settings.py)
         "JUNCTION_STATIC_ROOT": str(tmp / "static"),  # not the repository's staticfiles/
-        "DJANGO_SECRET_KEY": "bench-resourceful-rails-page",  # not var/host-secret-key
+        "DJANGO_SECRET_KEY": "bench-rail-page",  # not var/host-secret-key
     }
     if args.database_url:
         env.update({"DATABASE_URL": args.database_url, "REDIS_URL": args.redis_url})
@@ -183,7 +186,7 @@ def play(base: str, code: str, tokens: list[str], moves: int, seed: int) -> dict
             onward = [c for c in builds if json.dumps(c["path"][0]) == last_end.get(seat)]
             by_name = {c["cmd"]: c for c in legal}
             command = (rng.choice(onward) if onward else rng.choice(builds) if builds
-                       else by_name.get("place-train") or by_name.get("discard-cards") or by_name.get("end-turn") or legal[0])
+                       else by_name.get("keep-foreman") or by_name.get("place-train") or by_name.get("discard-cards") or by_name.get("end-turn") or legal[0])
             if command["cmd"] == "place-train":
                 command = rng.choice([c for c in legal if c["cmd"] == "place-train"])
             response = client.post(f"/api/games/{code}/commands", headers={"Authorization": f"Bearer {tokens[seat]}"},
@@ -299,7 +302,7 @@ def load(page, cdp, network: Network, url: str, track: bool) -> dict:
         page.wait_for_load_state("networkidle", timeout=3000)
     except Exception:  # noqa: BLE001 - a socket keeps the page from "idle" on some versions: counted as is
         pass
-    times = page.evaluate(TIMES, CONTENT_PATH)
+    times = page.evaluate(TIMES, [CONTENT_PATH, KINDS[KIND]["map"]])
     if track and not times["tracks"]:
         raise RuntimeError("the map was drawn without the game's track")
     rows = network.rows()
@@ -311,7 +314,7 @@ def one_run(browser, base: str, code: str, seat: dict, track: bool, throttle: fl
     """A cold load in a new context, then a warm one in the same context."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
-        context.add_init_script(INIT_SCRIPT % json.dumps({"code": code, "seat": seat, "track": track}))
+        context.add_init_script(INIT_SCRIPT % json.dumps({"code": code, "seat": seat, "track": track, "map": KINDS[KIND]["map"]}))
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         network = Network(cdp)
@@ -389,7 +392,9 @@ def weight_table(title: str, rows: list[dict], gz: dict[str, int] | None = None)
 
 
 def main() -> int:
+    global KIND, CONTENT_PATH
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", choices=sorted(KINDS), default="resourceful-rails", help="the rail title whose page is loaded")
     parser.add_argument("--runs", type=int, default=5, help="page loads per setting (each a new browser context)")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown for the slow-phone runs")
     parser.add_argument("--moves", type=int, default=80, help="commands played before the page is opened (track on the map)")
@@ -400,6 +405,7 @@ def main() -> int:
                         help="PostgreSQL (with --redis-url) instead of the embedded SQLite + in-memory layer")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", ""))
     args = parser.parse_args()
+    KIND, CONTENT_PATH = args.kind, f"/api/kinds/{args.kind}/content"
 
     if not Path(CHROMIUM).exists():
         print("SKIPPED: Debian's chromium is not installed (apt-get install -y chromium)")
@@ -417,7 +423,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory(prefix="bench-rr-page-") as tmp_name, processes() as started:
+    with tempfile.TemporaryDirectory(prefix="bench-rail-page-") as tmp_name, processes() as started:
         tmp = Path(tmp_name)
         env = server_env(args, tmp)
         prepare_server(args, env)
@@ -436,7 +442,7 @@ def main() -> int:
         seat_info = {"token": tokens[seat], "seat": seat, **({"host": True} if seat == 0 else {})}
         print(f"one Daphne ({'PostgreSQL + Redis' if args.database_url else 'embedded: SQLite + in-memory channel layer'}), "
               f"as `make host` serves (JUNCTION_HOST=1: DEBUG off, collected + compressed static files)")
-        print(f"game {code}: 3 seats, version {view['version']} after {args.moves} commands ({played:.1f} s), "
+        print(f"game {code} ({KIND}): 3 seats, version {view['version']} after {args.moves} commands ({played:.1f} s), "
               f"{track} track sections, {state['phase']} phase, stage {state['stage']}; the page opened as seat {seat}"
               f"{' (its turn)' if seat == state['active_seat'] else ''}, its view {len(json.dumps(view)):,} bytes of JSON")
         print(check_etag(base))

@@ -157,11 +157,41 @@ def game_plan(*, game: Game, seat: int | None, request: dict[str, Any]) -> dict[
         raise ServiceError(exc.code, exc.message) from None
 
 
-def get_state_response(*, game: Game, seat: int | None) -> dict[str, Any]:
-    """The answer to ``{"cmd": "get-state"}``: the caller's view; ``status`` is the response's."""
+def get_state_response(*, game: Game, seat: int | None, protocol: bool = False, geography: bool = True) -> dict[str, Any]:
+    """The answer to ``{"cmd": "get-state"}``: the caller's view; ``status`` is the response's.
+
+    ``protocol`` (``POST /api``): when the kind has a protocol document of its own
+    (``Engine.protocol_state`` not None, e.g. Runerail's, the server notes' state), ``state`` is
+    that document with ``commands``, every action of the log so far, added; ``geography=False``
+    leaves out its static ``geography``. The other routes' get-state is the view (pages rely on it)."""
     payload = state_payload(game=game, seat=seat)
     payload.pop("status")
+    if protocol and game.state is not None:
+        document = get_engine(game.kind).protocol_state(game.state, seat=seat)
+        if document is not None:
+            payload["state"] = protocol_document(game=game, document=document, geography=geography)
     return {"response": "get-state-response", "status": "ok", **payload}
+
+
+def protocol_document(*, game: Game, document: dict[str, Any], geography: bool) -> dict[str, Any]:
+    """A kind's protocol document with the notes' "list of all effectful commands made so far": every
+    action of the log, in order, as ``{"sequence", "player_id", "command"}`` (``player_id`` is the acting seat
+    (the host's for the start; None for a seatless host and a game master's changes); an ``edit-state`` is shown as
+    :func:`action_json` shows it: that it happened, never the state it wrote). It goes after
+    ``current_player`` (the notes' order) when the document has one, else at the end."""
+    log = [
+        {"sequence": sequence, "player_id": seat, "command": command}
+        for sequence, seat, command in game.actions.order_by("sequence").values_list("sequence", "seat", "command")
+    ]
+    out: dict[str, Any] = {}
+    for key, value in document.items():
+        if key == "geography" and not geography:
+            continue
+        out[key] = value
+        if key == "current_player":
+            out["commands"] = log
+    out.setdefault("commands", log)
+    return out
 
 
 def action_json(action: Action) -> dict[str, Any]:

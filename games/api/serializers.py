@@ -182,6 +182,36 @@ class ProtocolSerializer(CommandSerializer):
 
     game = serializers.CharField(help_text="The game's join code.")
     player_id = serializers.IntegerField(min_value=0, required=False, help_text="Your seat; must be the token's.")
+    geography = serializers.BooleanField(
+        required=False,
+        help_text="get-state only: false leaves the protocol document's static `geography` out (default true).",
+    )
+
+
+class ProtocolStateResultSerializer(serializers.Serializer):
+    """The answer to ``{"cmd": "get-state"}`` through ``POST /api`` for a kind with a protocol document."""
+
+    response = serializers.CharField(help_text="`get-state-response`.")
+    status = serializers.CharField(help_text="`ok`.")
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="Your seat (null: a spectator).")
+    state = serializers.JSONField(
+        allow_null=True,
+        help_text=(
+            "The kind's protocol document (null before the game starts); for a kind without one, your view as "
+            "GET …/state gives it. Runerail's (`format` `runerail/notes-state@1`, the server notes' \"Game State\" "
+            "list): `phase` (`start`, `main`, `finished`), `start_step`, `build_round`, `special_phase` (the "
+            "decision waited for, or null), `turn`, `round`, `turn_order`, `current_player` (`player_id`, "
+            "`turn_phase`, `money_spent`, `distance_moved`, …), `commands` (every action of the log: `sequence`, "
+            "`player_id`, `command`), `winner`, `end_reason`, `effects` (`rainbow_bridge`, `magical_link`, "
+            "`no_build`, `halted_trains`, `half_rate_areas`, `no_loading`, `no_upgrading`, `no_ship_changes`, "
+            "`no_foreman_change`, each with `ends_turn`; `cards`), `decks` (`resources`, `foremen`, `ships`, "
+            "`demands`: `deck_size` and `discard_pile`; `trains`), `players`, `geography` (unless left out), "
+            "`track` (links per player) and `you` (your private part; null for a spectator). "
+            "games/engines/runerail/protocol.py documents every field."
+        ),
+    )
+    legal_commands = serializers.ListField(child=serializers.DictField(), help_text="Every command you may send now.")
 
 
 class CommandResultSerializer(serializers.Serializer):

@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -294,13 +294,14 @@ class CommandsView(APIView):
         return command_response(code=code, game=game, actor=actor, body=json_object(request))
 
 
-def command_response(*, code: str, game, actor, body: dict) -> Response:
-    """A command body (its shape checked here) through the write path, or get-state: the HTTP edges' one way in."""
+def command_response(*, code: str, game, actor, body: dict, protocol: bool = False, geography: bool = True) -> Response:
+    """A command body (its shape checked here) through the write path, or get-state: the HTTP edges' one way in.
+    ``protocol`` (POST /api): get-state answers with the kind's protocol document when it has one."""
     serializer = s.CommandSerializer(data=body)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
     if data["cmd"] == "get-state":
-        return Response(selectors.get_state_response(game=game, seat=actor.seat))
+        return Response(selectors.get_state_response(game=game, seat=actor.seat, protocol=protocol, geography=geography))
     command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
     result = services.game_command(
         code=code,
@@ -321,14 +322,29 @@ class ProtocolView(APIView):
     @extend_schema(
         request=s.ProtocolSerializer,
         parameters=[TOKEN_PARAM],
-        responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS},
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="ProtocolResult",
+                serializers=[s.CommandResultSerializer, s.ProtocolStateResultSerializer],
+                resource_type_field_name=None,
+            ),
+            409: s.ErrorSerializer,
+            **ERRORS,
+        },
         summary="Send a command the server notes' way: POST /api with the game in the body",
         description=(
             "Body: `{\"cmd\": \"<name>\", \"game\": \"<join code>\", \"player_id\"?: <seat>, ...arguments, "
             "\"command_id\"?, \"expected_version\"?}`, answered `{\"response\": \"<cmd>-response\", \"status\": "
             "\"ok\", ...}` exactly as POST /api/games/{code}/commands answers. The seat is the Bearer token's; a "
             "`player_id` that is not that seat is refused (403 `player-mismatch`). `{\"cmd\": \"get-state\"}` "
-            "returns the caller's view (a spectator's without a token)."
+            "returns the caller's view (a spectator's without a token), or, for a kind with a protocol document "
+            "of its own (Runerail: the server notes' state), that document as `state`: the whole public state "
+            "(phase, special phase, turn, the current player's turn phase, money spent and distance moved, "
+            "`commands`: every action of the log so far, the winner, the effects and the turn each ends, the decks' "
+            "sizes and discard piles, every player, the static `geography` and every player's `track`) and `you`, "
+            "the caller's private part (null for a spectator); `version`, `seat` and `legal_commands` as on the "
+            "other routes. The static part is large (about 340 KB): `\"geography\": false` in the get-state body "
+            "leaves it out (default true)."
         ),
     )
     def post(self, request):
@@ -339,13 +355,18 @@ class ProtocolView(APIView):
         player_id = body.pop("player_id", None)
         if player_id is not None and (type(player_id) is not int or player_id < 0):
             raise ServiceError("invalid-request", "player_id must be a seat number (a whole number from 0).")
+        geography = True
+        if body.get("cmd") == "get-state" and "geography" in body:
+            geography = body.pop("geography")
+            if type(geography) is not bool:
+                raise ServiceError("invalid-request", "geography must be true or false.")
         code = normalize_join_code(code)
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
         if player_id is not None and player_id != actor.seat:
             held = "no seat" if actor.seat is None else f"seat {actor.seat}"
             raise Forbidden("player-mismatch", f"player_id {player_id} is not your seat: your token holds {held}.")
-        return command_response(code=code, game=game, actor=actor, body=body)
+        return command_response(code=code, game=game, actor=actor, body=body, protocol=True, geography=geography)
 
 
 class PlanView(APIView):

@@ -76,3 +76,83 @@ def test_a_body_that_is_not_an_object_and_a_spectators_state(api_client, rails):
     # A spectator cannot act.
     refused = post(api_client, "/api", {"cmd": "end-turn", "game": rails["code"]})
     assert refused.status_code in (401, 403)
+
+
+# -- Runerail: get-state through POST /api is the notes' state document ----------------------------------
+
+
+@pytest.fixture
+def runerail(api_client):
+    created = post(api_client, "/api/games", {"kind": "runerail", "name": "Ann",
+                                              "options": {"turn_order": "seated"}}).json()
+    joined = post(api_client, f"/api/games/{created['code']}/seats", {"name": "Bo"}).json()
+    assert post(api_client, f"/api/games/{created['code']}/start", {}, created["host_token"]).status_code == 200
+    return {"code": created["code"], "t0": created["host_token"], "t1": joined["token"]}
+
+
+def test_runerail_get_state_is_the_notes_document_with_the_log_and_the_callers_part(api_client, runerail):
+    code = runerail["code"]
+    first = post(api_client, "/api", {"cmd": "get-state", "game": code, "player_id": 0}, runerail["t0"]).json()
+    assert (first["response"], first["status"], first["version"], first["seat"]) == ("get-state-response", "ok", 1, 0)
+    doc = first["state"]
+    assert doc["format"] == "runerail/notes-state@1" and doc["phase"] == "start"
+    assert list(doc)[list(doc).index("current_player") + 1] == "commands"  # the notes' order
+    assert doc["commands"] == [{"sequence": 1, "player_id": 0, "command": {"cmd": "start"}}]  # the host, seat 0
+    assert len(doc["geography"]["mileposts"]) == 2 and doc["track"] == [[], []]
+    assert doc["you"]["player_id"] == 0 and len(doc["you"]["demand_cards"]) == 3
+    dealt = [f["id"] for f in doc["you"]["foreman_draft"]]
+    keep = {"cmd": "keep-foreman", "foreman": dealt[0]}
+    assert keep in first["legal_commands"]
+    # a command the notes' way, then the log in the document names it with its seat
+    answer = post(api_client, "/api", {**keep, "game": code, "player_id": 0}, runerail["t0"]).json()
+    assert (answer["response"], answer["status"], answer["version"]) == ("keep-foreman-response", "ok", 2)
+    second = post(api_client, "/api", {"cmd": "get-state", "game": code, "geography": False}, runerail["t1"]).json()
+    doc1 = second["state"]
+    assert "geography" not in doc1 and second["seat"] == 1 and second["version"] == 2
+    assert doc1["commands"][-1] == {"sequence": 2, "player_id": 0, "command": keep}
+    assert doc1["players"][0]["foreman"]["id"] == dealt[0] and doc1["you"]["player_id"] == 1
+    assert not any(f'"{card}"' in json.dumps(doc1) for card in dealt[1:])  # seat 0's other dealt cards
+    # seat 1's turn in the first deal: keep one of its cards, or none
+    assert second["legal_commands"] == [{"cmd": "keep-foreman", "foreman": f["id"]}
+                                        for f in doc1["you"]["foreman_draft"]] + [{"cmd": "keep-foreman", "foreman": None}]
+    # a spectator: the same public document, no private part, no commands to send
+    watched = post(api_client, "/api", {"cmd": "get-state", "game": code, "geography": False}).json()
+    assert watched["seat"] is None and watched["legal_commands"] == [] and watched["state"]["you"] is None
+    assert {k: v for k, v in watched["state"].items() if k != "you"} == {k: v for k, v in doc1.items() if k != "you"}
+    with_geo = post(api_client, "/api", {"cmd": "get-state", "game": code}).content
+    without = post(api_client, "/api", {"cmd": "get-state", "game": code, "geography": False}).content
+    assert len(with_geo) > 200_000 > 50_000 > len(without)
+
+
+def test_runerail_get_state_elsewhere_stays_the_view(api_client, runerail):
+    code = runerail["code"]
+    via_commands = post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, runerail["t0"]).json()
+    assert via_commands["state"]["kind"] == "runerail" and "listing" in via_commands["state"]
+    assert "format" not in via_commands["state"]
+    assert api_client.get(f"/api/games/{code}/state", HTTP_AUTHORIZATION=f"Bearer {runerail['t0']}").json()[
+        "state"]["kind"] == "runerail"
+
+
+def test_a_kind_without_a_protocol_document_answers_get_state_with_the_view(api_client, rails):
+    state = post(api_client, "/api", {"cmd": "get-state", "game": rails["code"], "geography": False}, rails["t0"]).json()
+    assert state["state"]["kind"] == "resourceful-rails" and "format" not in state["state"]
+
+
+@pytest.mark.parametrize("body,status,code", [
+    ({"cmd": "get-state", "game": "{code}", "player_id": 1}, 403, "player-mismatch"),
+    ({"cmd": "get-state", "game": "{code}", "geography": "no"}, 400, "invalid-request"),
+    ({"cmd": "get-state", "game": "{code}", "geography": 0}, 400, "invalid-request"),
+    ({"cmd": "build-track", "game": "{code}", "start": [0, 20, 30]}, 400, "invalid-command"),  # no end
+    ({"cmd": "build-track", "game": "{code}", "start": [0, 20, 30], "end": [0, 20, 31], "geography": False},
+     400, "invalid-command"),  # geography is get-state's only
+    ({"cmd": "build-track", "game": "{code}", "player_id": 0, "start": [0, 20, 30], "end": [0, 20, 31]},
+     400, "choose-foreman"),  # the draft comes first: the rules' own code
+])
+def test_runerail_bad_bodies_get_a_4xx_with_code_and_message(api_client, runerail, body, status, code):
+    body = {k: (v.format(code=runerail["code"]) if isinstance(v, str) else v) for k, v in body.items()}
+    response = post(api_client, "/api", body, runerail["t0"])
+    assert response.status_code == status, response.content
+    assert response.json()["status"] == "error"
+    error = response.json()["error"]
+    assert error["code"] == code and error["message"]
+    assert Action.objects.filter(game__code=runerail["code"]).count() == 1

@@ -390,21 +390,30 @@ Junction.RailMap = (() => {
       }
 
       // Links: a dashed curve between two mileposts of this layer; a ring where one leads to another layer.
+      const curve = (a, b) => {
+        const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, dx = b.x - a.x, dy = b.y - a.y;
+        return `M${fmt(a.x)} ${fmt(a.y)}Q${fmt(mx - dy * 0.2)} ${fmt(my + dx * 0.2)} ${fmt(b.x)} ${fmt(b.y)}`;
+      };
+      const middle = (list) => ({ x: list.reduce((t, n) => t + n.x, 0) / list.length, y: list.reduce((t, n) => t + n.y, 0) / list.length });
       for (const group of Array.isArray(m.data.links) ? m.data.links : []) {
         let curves = "", rings = "", far = new Set();
+        const sameLayer = [];
         for (const pair of Array.isArray(group.edges) ? group.edges : []) {
           const ka = keyOf(pair && pair[0]), kb = keyOf(pair && pair[1]);
           const a = m.byKey.get(ka), b = m.byKey.get(kb);
           if (!a || !b) continue;
           if (a.layer === layer && b.layer === layer) {
-            const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, dx = b.x - a.x, dy = b.y - a.y;
-            curves += `M${fmt(a.x)} ${fmt(a.y)}Q${fmt(mx - dy * 0.2)} ${fmt(my + dx * 0.2)} ${fmt(b.x)} ${fmt(b.y)}`;
+            sameLayer.push([a, b]);
+            curves += curve(a, b);
           } else if (a.layer === layer || b.layer === layer) {
             const [near, away] = a.layer === layer ? [a, b] : [b, a];
             rings += dot(near.x, near.y, 0.62 * SIZE);
             far.add(layerName(away.layer));
           }
         }
+        // Many pairs between two places (a link from any milepost of one city to any of another):
+        // one curve between the middles of the two ends, not a sheaf of them.
+        if (sameLayer.length > 4) curves = curve(middle([...new Set(sameLayer.map((p) => p[0]))]), middle([...new Set(sameLayer.map((p) => p[1]))]));
         const name = group.name || group.kind || "link";
         const enabled = typeof linkStates[name] === "boolean" ? linkStates[name] : group.enabled !== false;
         const attrs = { "data-kind": group.kind, "data-name": name, "data-enabled": enabled ? "true" : "false" };
@@ -484,14 +493,14 @@ Junction.RailMap = (() => {
       if (!plan || !plan.keys.length) return;
       let d = "", prev = null;
       for (const key of plan.keys) {
-        const n = m.byKey.get(keyOf(key));
+        const n = m.find(keyOf(key));
         if (!n || n.layer !== layer) { prev = null; continue; }
         d += (prev ? "L" : "M") + fmt(n.x) + " " + fmt(n.y);
         prev = n;
       }
       const kind = plan.kind === "move" ? "move" : "build";
       const cls = "rm-plan rm-plan-" + kind + (plan.ok === false ? " rm-plan-bad" : "");
-      const ends = [plan.keys[0], plan.keys[plan.keys.length - 1]].map((k) => m.byKey.get(keyOf(k))).filter((n) => n && n.layer === layer);
+      const ends = [plan.keys[0], plan.keys[plan.keys.length - 1]].map((k) => m.find(keyOf(k))).filter((n) => n && n.layer === layer);
       const g = svgEl("g", { class: cls, "data-kind": kind, "data-ok": plan.ok === false ? "false" : "true", "data-count": plan.keys.length });
       if (d) g.append(svgEl("path", { class: "rm-plan-halo", d }), svgEl("path", { class: "rm-plan-line", d }));
       if (ends.length) g.append(svgEl("path", { class: "rm-plan-ends", d: ends.map((n) => dot(n.x, n.y, 0.42 * SIZE)).join("") }));
@@ -501,7 +510,7 @@ Junction.RailMap = (() => {
     function drawMarks() {
       groups.marks.replaceChildren();
       for (const [cls, keys] of marks) {
-        const list = keys.map((k) => m.byKey.get(keyOf(k))).filter((n) => n && n.layer === layer);
+        const list = keys.map((k) => m.find(keyOf(k))).filter((n) => n && n.layer === layer);
         if (!list.length) continue;
         groups.marks.append(svgEl("path", { class: "rm-mark " + cls, "data-count": list.length, d: list.map((n) => dot(n.x, n.y, 0.86 * SIZE)).join("") }));
       }

@@ -368,7 +368,7 @@
     if (p.plan === "sail") {
       const to = placeName(p.route[p.route.length - 1]);
       const leg = p.command.path.length - 1;
-      return "Sail " + seaPoints(p.points) + " to " + to + ": " + (p.arrives ? "you arrive this turn." : "it takes " + plural(p.turns, "turn") + "; this turn " + seaPoints(leg) + " (the ship's speed is " + text(p.speed) + ").");
+      return "Sail " + seaPoints(p.points) + " to " + to + ": " + (p.arrives ? (cityAt(p.route[p.route.length - 1]) ? "you land there this turn." : "you get there this turn.") : "it takes " + plural(p.turns, "turn") + "; this turn " + seaPoints(leg) + " (the ship's speed is " + text(p.speed) + ").");
     }
     const fees = feeWords(p.fees);
     return "Move " + mileposts(p.moves) + " to " + placeName(p.path[p.path.length - 1]) + " (" + mileposts(p.moves) + " used, " + mileposts(Math.max(0, p.moves_left - p.moves)) + " left after)" +
@@ -631,7 +631,7 @@
     const loads = me.loads.length ? andList.format(me.loads.map(loadName)) : "nothing";
     const parts = [
       el("p", {}, el("b", {}, locoName(me.loco)), ": " + mileposts(me.speed) + " a turn, " + plural(me.capacity, "load") + "."),
-      el("p", {}, "Foreman: " + (me.foreman ? foremanLine(me.foreman) : "none yet") + "."),
+      el("p", {}, "Foreman: " + (me.foreman ? foremanLine(me.foreman) : "none yet.")),
       el("p", {}, "The train is " + trainWhere(me) + ", carrying " + loads + "."),
     ];
     if (me.ship) { const s = ships[me.ship] || {}; parts.push(el("p", {}, shipName(me.ship) + ": " + seaPoints(s.speed) + " a turn. " + text(s.text, ""))); }

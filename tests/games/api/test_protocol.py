@@ -156,3 +156,20 @@ def test_runerail_bad_bodies_get_a_4xx_with_code_and_message(api_client, runerai
     error = response.json()["error"]
     assert error["code"] == code and error["message"]
     assert Action.objects.filter(game__code=runerail["code"]).count() == 1
+
+
+def test_the_notes_answers_fit_the_openapi_schema(api_client, runerail):
+    from tests.games.api.test_schema import fits
+
+    schema = json.loads(api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+    operation = schema["paths"]["/api"]["post"]
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ProtocolResult"}
+    assert "geography" in schema["components"]["schemas"]["ProtocolRequest"]["properties"]
+    body = {"cmd": "get-state", "game": runerail["code"], "player_id": 0, "geography": False}
+    assert fits(schema, "ProtocolRequest", body) == []
+    got = post(api_client, "/api", body, runerail["t0"]).json()
+    assert fits(schema, "ProtocolResult", got) == [] and fits(schema, "ProtocolStateResult", got) == []
+    keep = got["legal_commands"][0]
+    answer = post(api_client, "/api", {**keep, "game": runerail["code"]}, runerail["t0"]).json()
+    assert fits(schema, "ProtocolResult", answer) == [] and fits(schema, "CommandResult", answer) == []

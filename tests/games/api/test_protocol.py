@@ -124,6 +124,13 @@ def test_runerail_get_state_is_the_notes_document_with_the_log_and_the_callers_p
     assert len(with_geo) > 200_000 > 50_000 > len(without)
 
 
+def test_runerail_get_state_before_the_start_has_no_document(api_client):
+    created = post(api_client, "/api/games", {"kind": "runerail", "name": "Ann"}).json()
+    got = post(api_client, "/api", {"cmd": "get-state", "game": created["code"], "player_id": 0}, created["host_token"])
+    assert got.status_code == 200
+    assert (got.json()["state"], got.json()["legal_commands"], got.json()["version"]) == (None, [], 0)
+
+
 def test_runerail_get_state_elsewhere_stays_the_view(api_client, runerail):
     code = runerail["code"]
     via_commands = post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, runerail["t0"]).json()

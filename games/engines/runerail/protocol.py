@@ -166,14 +166,10 @@ def _area_effect(state: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any
 
 
 def _barred(state: dict[str, Any], effect: dict[str, Any]) -> list[int]:
-    """The players a no-build event bars (its ``players``: all, the drawer, the others)."""
-    seats = [p["seat"] for p in state["players"]]
-    who = effect["params"].get("players", "all")
-    if who == "drawer":
-        return [effect["drawn_by"]]
-    if who == "others":
-        return [s for s in seats if s != effect["drawn_by"]]
-    return seats
+    """The players a no-build event bars (its ``players``: all, the drawer, the others), as the rules read it."""
+    from .rules import _seats_named
+
+    return _seats_named(state, effect["params"].get("players", "all"), effect["drawn_by"])
 
 
 @functools.cache
@@ -331,7 +327,7 @@ def geography() -> dict[str, Any]:
             info["city"] = node.city
         if node.key in ports:
             info["port"] = True
-        gate = m.data["nodes"][node.index].get("gate") if isinstance(m.data, dict) else None
+        gate = raw["nodes"][node.index].get("gate")  # the core keeps the map's order of nodes
         if gate:
             info["gate"] = gate
         grid[node.layer][node.q][node.r] = info

@@ -86,8 +86,8 @@ def test_the_static_geography_is_the_map_in_the_notes_representation():
     for node in raw["nodes"]:
         layer, q, r = node["at"]
         cell = grid[layer][q][r]
-        assert (cell["terrain"], cell["region"], cell.get("city"), cell.get("port", False)) == (
-            node["terrain"], node["region"], node.get("city"), node.get("port", False))
+        assert (cell["terrain"], cell["region"], cell.get("city"), cell.get("port", False), cell.get("gate")) == (
+            node["terrain"], node["region"], node.get("city"), node.get("port", False), node.get("gate"))
     assert grid[0][42][9]["name"] == grid[1][42][9]["name"] == "North Gate"
     assert grid[0][16][31]["city"] == "saltharbor" and grid[0][16][31]["name"] == "Saltharbor"
     assert sum(1 for c in land if c[3].get("port")) == 17

@@ -1,6 +1,7 @@
 """Runerail in Chromium: a laptop (1280 px) and two phones (390 and 360 px) at one 3-player game,
 through the foreman draft, a build tapped in the first build round, a train placed by tapping a
-city, the layer switch, and an event that asks another player: the third player's hand discard (a
+city, the layer switch, a ship boarded and sailed to a tapped sea point, and an event that asks
+another player: the third player's hand discard (a
 tap) draws the Raiders from the Ash while the second player's train stands in the Ashen Reach with
 a load; that player's phone shows the prompt and answers it by a tap, and every page shows the same
 result (the load gone, the event listed with its end, its area drawn). Then the replay is stepped.
@@ -59,8 +60,8 @@ def ashen_city_with_load(state: dict) -> tuple[dict, dict]:
 def prefix(state: dict) -> list[tuple[int, dict]]:
     """The commands up to Cy's hand discard, applied to ``state`` as they are made: each seat keeps the
     first foreman dealt; the build rounds end at once (the laptop's tapped build spends gold only,
-    it draws no card); in round 1 Ann puts her train on a city outside the Ashen Reach, Bo on one
-    inside it and loads there."""
+    it draws no card); in round 1 Ann puts her train on a port outside the Ashen Reach, Bo on a
+    city inside it and loads there."""
     done: list[tuple[int, dict]] = []
 
     def do(seat: int, command: dict) -> None:
@@ -74,7 +75,8 @@ def prefix(state: dict) -> list[tuple[int, dict]]:
         do(state["active"], {"cmd": "end-turn"})
     assert state["active"] == 0
     area = set(data.content()["areas"][RAIDERS]["nodes"])
-    do(0, next(c for c in listed(state, 0, "place-train") if key_of(c["at"]) not in area))
+    ports = data.port_keys()
+    do(0, next(c for c in listed(state, 0, "place-train") if key_of(c["at"]) not in area and key_of(c["at"]) in ports))
     do(0, {"cmd": "end-turn"})
     place, pick = ashen_city_with_load(state)
     do(1, place)
@@ -85,11 +87,13 @@ def prefix(state: dict) -> list[tuple[int, dict]]:
 
 
 def raiders_ask_bo(state: dict) -> bool:
-    """Whether Cy's hand discard, now, asks Bo (and only Bo) to lose a load because of the Raiders."""
+    """Whether Cy's hand discard, now, asks Bo (and only Bo) to lose a load because of the Raiders (and
+    draws no event that keeps ships in port: Ann boards one afterwards)."""
     trial = copy.deepcopy(state)
     ENGINE.apply(trial, seat=2, command={"cmd": "discard-hand"})
     pending = trial.get("pending")
-    return bool(pending) and [q["seat"] for q in pending["queue"]] == [1] and pending["queue"][0]["card"] == RAIDERS
+    return (bool(pending) and [q["seat"] for q in pending["queue"]] == [1] and pending["queue"][0]["card"] == RAIDERS
+            and not any(e["kind"] == "no-boarding" for e in trial["effects"]))
 
 
 def find_seed(options: dict) -> int:
@@ -210,7 +214,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     while state()["phase"] == "build":
         send(state()["active"], {"cmd": "end-turn"})
 
-    # Round 1: Ann puts her train on a city by tapping it (outside the Ashen Reach), then ends her turn.
+    # Round 1: Ann puts her train on a port by tapping it (outside the Ashen Reach), then ends her turn.
     place = next(c for s, c in plan if s == 0 and c["cmd"] == "place-train")
     at_version(laptop, Game.objects.get(code=code).version)
     laptop.wait_for_selector("#rn-modes button[data-mode=place], #rn-tapped:has-text('Tap any city')")
@@ -294,6 +298,36 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
         assert page.locator("#rn-feed li.ev-load-lost").first.inner_text() == f"Bo lost {data.loads()[bo_pick['load']]['name']} ({raiders})."
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert final.state["active"] == 0 and final.state["round"] == 2  # Cy's discard ended her turn once Bo chose
+
+    # Round 2: Ann boards a ship at her port by a tap; round 3: she taps a sea point, the voyage is
+    # planned, she sails, and every page draws her ship there.
+    board = laptop.locator("#rn-actions button[data-cmd=board-ship]")
+    assert board.is_enabled() and board.inner_text().startswith("Board a ship here")
+    click_and_wait(laptop, "#rn-actions button[data-cmd=board-ship]")
+    if state().get("ship_offer"):  # the Halfling draws 3 and chooses
+        click_and_wait(laptop, "#rn-actions button[data-cmd=choose-ship]")
+    ship = state()["players"][0]["ship"]
+    assert ship and data.ships()[ship]["name"] in laptop.inner_text("#rn-train")
+    click_and_wait(laptop, "#rn-actions button[data-cmd=end-turn]")
+    send(1, {"cmd": "end-turn"})
+    send(2, {"cmd": "end-turn"})
+    at_version(laptop, Game.objects.get(code=code).version)
+    laptop.wait_for_selector("#rn-modes button[data-mode=sail][aria-pressed=true]", state="attached")
+    sea, seen = key_of(place["at"]), [key_of(place["at"])]
+    for _ in range(3):  # three sea points out from the port
+        sea = next(k for k in data.sea_graph()[sea] if k not in seen and k not in data.port_keys())
+        seen.append(sea)
+    tap(laptop, sea)
+    laptop.wait_for_selector("#rn-confirm:enabled")
+    words = laptop.inner_text("#rn-plan-text")
+    assert re.match(r"Sail \d+ sea points? to the sea off .+: you get there this turn\.", words), words
+    click_and_wait(laptop, "#rn-confirm")
+    assert state()["players"][0]["sea_at"] == sea
+    v = Game.objects.get(code=code).version
+    for page in [*pages.values(), watcher]:
+        at_version(page, v)
+        page.wait_for_selector(f"#rn-map .rm-train.rm-ship[data-seat='0'][data-at='{sea}'][data-sea=true]")
+        assert "at sea" in page.inner_text("#rn-players li[data-seat='0']")
     for seat, page in pages.items():
         page.screenshot(path=str(SHOTS / f"rn-seat{seat}.png"))
 
@@ -302,15 +336,21 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     replay.goto(f"{url}/games/{code}/replay")
     replay.wait_for_selector("#rn-map svg")
     replay.click("#rp-last")
-    replay.wait_for_function(f"document.body.dataset.step === '{final.version}'")
-    replay.wait_for_selector(f"#rn-effects li[data-card='{RAIDERS}']")
+    replay.wait_for_function(f"document.body.dataset.step === '{v}'")
+    # Cy's turn in round 2 is over by now: so is the Raiders' listing, and the feed says so.
+    replay.wait_for_selector("#rn-feed li.ev-event-over")
+    assert replay.locator(f"#rn-feed li.ev-event-over:has-text('{raiders} is over.')").count() == 1
+    assert replay.locator(f"#rn-effects li[data-card='{RAIDERS}']").count() == 0
     assert replay.locator("#rn-actions-card").is_hidden() and replay.locator("#rn-ask").is_hidden()
     chose = next(a["sequence"] for a in httpx.get(f"{url}/api/games/{code}/actions?after=0").json()
                  if a["command"]["cmd"] == "choose-load-to-lose")
-    while int(replay.evaluate("document.body.dataset.step")) > chose - 1:
-        step = int(replay.evaluate("document.body.dataset.step"))
+    replay.evaluate("(n) => { const s = document.getElementById('rp-slider'); s.value = n; s.dispatchEvent(new Event('input')); }", chose + 1)
+    replay.wait_for_function(f"document.body.dataset.step === '{chose + 1}'")
+    replay.wait_for_selector(f"#rn-effects li[data-card='{RAIDERS}']")
+    assert replay.locator(f"#rn-map .rm-area[data-area='{RAIDERS}']").count() == 1
+    for step in (chose, chose - 1):  # one step back at a time, as the button does
         replay.click("#rp-prev")
-        replay.wait_for_function(f"document.body.dataset.step === '{step - 1}'")
+        replay.wait_for_function(f"document.body.dataset.step === '{step}'")
     replay.wait_for_selector("#rn-ask:not([hidden])")
     assert replay.inner_text("#rn-ask-title") == raiders + ": Bo is choosing"
     assert replay.locator("#rn-ask-choices button").count() == 0

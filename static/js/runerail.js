@@ -265,6 +265,9 @@
     map.setLinks(view.links || {});
     map.setTrains(view.players.filter((p) => whereOf(p)).map((p) => ({ seat: p.seat, at: whereOf(p), ship: !!p.ship, label: text(p.name, "?").slice(0, 1).toUpperCase(),
       title: text(p.name) + (p.ship ? " aboard " + shipName(p.ship) : "") })));
+    // Destroyed sections only their owners may rebuild: both ends ringed.
+    const reserved = Object.keys(view.rebuild_rights || {}).flatMap((edge) => edge.split("|"));
+    map.setMarks(reserved.length ? [...new Set(reserved)] : null, "rn-rebuild");
     map.setAreas(view.effects.filter((e) => areaKeys[e.card]).map((e) => Object.assign({ id: e.card, cls: "rn-area-" + e.kind, label: eventTitle(e.card) }, areaKeys[e.card])));
     // The layer follows the train: yours, or (a spectator) the active player's.
     const me = meOf(view);
@@ -570,7 +573,7 @@
     }));
     const rights = {};
     for (const [edge, seat] of Object.entries(view.rebuild_rights || {})) rights[seat] = (rights[seat] || 0) + 1;
-    const lines = Object.entries(rights).map(([seat, n]) => who(Number(seat)) + " may rebuild " + sections(n) + " of destroyed track (nobody else may build there for now)");
+    const lines = Object.entries(rights).map(([seat, n]) => who(Number(seat)) + " may rebuild " + sections(n) + " of destroyed track, ringed in brown on the map (nobody else may build there for now)");
     $("rn-rebuild").hidden = !lines.length;
     $("rn-rebuild").replaceChildren(...lines.map((l) => el("p", {}, l + ".")));
   }

@@ -193,7 +193,7 @@
       case "track-destroyed": {
         const by = {};
         for (const owner of Object.values(e.sections || {})) by[owner] = (by[owner] || 0) + 1;
-        const parts = Object.entries(by).map(([s, n]) => who(Number(s)) + " " + text(n));
+        const parts = Object.entries(by).map(([s, n]) => text(n) + " of " + who(Number(s)) + "'s");
         return parts.length ? sections(Object.keys(e.sections).length) + " of track destroyed (" + andList.format(parts) + "); only their owners may rebuild them for a while." : "No track was in the area.";
       }
       case "ships-to-port": {
@@ -531,15 +531,19 @@
   }
 
   // ---- the decision an event asks (a lost load) ----------------------------------------------------
+  let askShown = false;
   function renderAsk(payload) {
     const view = payload.state, box = $("rn-ask");
     const pending = view.pending;
     box.hidden = !pending;
-    if (!pending) { $("rn-ask-choices").replaceChildren(); return; }
+    if (!pending) { $("rn-ask-choices").replaceChildren(); askShown = false; return; }
     const head = (pending.queue || [])[0] || {};
     const title = eventTitle(head.card);
     const yours = pending.yours && !last.ctx.readOnly && payload.status === "active" ? pending.yours : null;
     box.classList.toggle("mine", !!yours);
+    // Asked just now: the question comes into view, wherever the page was scrolled to.
+    if (yours && !askShown) requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
+    askShown = !!yours;
     const rest = (pending.queue || []).slice(1).map((q) => q.seat).filter((s) => s !== pending.seat);
     const after = rest.length ? " Then " + people([...new Set(rest)]) + (rest.length === 1 ? " chooses." : " choose, in seat order.") : "";
     if (yours) {
@@ -717,8 +721,7 @@
   function turnLine(payload, ctx) {
     const view = payload.state;
     if (view.finished || payload.status === "finished") {
-      const w = view.winners || [];
-      return w.length ? "Game over: " + people(w) + (w.length === 1 ? " won" : " share the win") + "." : "Game over.";
+      return "The game is over.";
     }
     if (payload.status !== "active" && STATUS_REASONS[payload.status]) return STATUS_REASONS[payload.status];
     if (view.pending) {
@@ -751,7 +754,11 @@
     turn.classList.toggle("mine", !!mine(payload) || !!(view.pending && view.pending.yours && !ctx.readOnly));
     const winner = $("rn-winner");
     winner.hidden = !view.finished;
-    winner.textContent = view.finished ? turn.textContent : "";
+    if (view.finished) {
+      const won = (view.winners || []).map((s) => view.players.find((p) => p.seat === s)).filter(Boolean);
+      winner.textContent = won.length ? andList.format(won.map((p) => text(p.name) + " (" + plural((p.majors || []).length, "major city", "major cities") + " joined, " + gold(p.gold) + ")")) +
+        (won.length === 1 ? " won" : " share the win") + (view.end_reason && view.end_reason !== "won" ? " (" + text(view.end_reason).replace(/-/g, " ") + ")" : "") + "." : "The game is over.";
+    } else winner.textContent = "";
     const me = meOf(view);
     $("rn-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 8 major cities with one network of your track and hold " + gold(view.goal.gold) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 8, " + gold(me.gold) + "." : "");

@@ -262,6 +262,10 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     assert discard.inner_text().startswith("Discard my demand cards")
     discard.click()
     bo.wait_for_selector("#rn-ask:not([hidden]) #rn-ask-choices button[data-load]")
+    # The question comes into view on Bo's phone (scrolled down to his options when it came).
+    bo.wait_for_function("() => { const r = document.getElementById('rn-ask').getBoundingClientRect(); return r.top > 0 && r.bottom < innerHeight; }")
+    ask = bo.locator("#rn-ask-title").bounding_box()
+    assert bo.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('#rn-ask')", [ask["x"] + 5, ask["y"] + 5])  # not under the top bar
     raiders = data.events()[RAIDERS]["title"]
     assert raiders in bo.inner_text("#rn-ask-title") and "you lose 1 load" in bo.inner_text("#rn-ask-title")
     assert bo.inner_text("#rn-turn") == "An event takes a load from your train: choose which one."

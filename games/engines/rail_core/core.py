@@ -426,9 +426,10 @@ class RailCore:
 
     # -- movement ----------------------------------------------------------------------------------------
 
-    def step_options(self, rail: dict[str, Any], player: int, u: int, hooks: RailHooks
-                     ) -> list[tuple[int, int, tuple[Fee, ...]]]:
-        """Where a train at ``u`` may step: (milepost, movement points, fees) for each open way."""
+    def step_options(self, rail: dict[str, Any], player: int, u: int, hooks: RailHooks, *,
+                     ways: Sequence[tuple] | None = None) -> list[tuple[int, int, tuple[Fee, ...]]]:
+        """Where a train at ``u`` may step: (milepost, movement points, fees) for each open way (of ``ways``,
+        entries of ``self.out[u]``, when given: a move's check looks at the one way it takes)."""
         m = self.map
         track = rail["track"]
         toll = self.rules["toll"]
@@ -437,7 +438,7 @@ class RailCore:
         refusal_hook = overrides(hooks, "step_refusal")
         fees_hook = overrides(hooks, "step_fees")
         out = []
-        for v, key, kind, _sc, _base, link in self.out[u]:
+        for v, key, kind, _sc, _base, link in self.out[u] if ways is None else ways:
             fees: tuple[Fee, ...] = ()
             moves = kinds[link.kind]["moves"] if link is not None else 1
             if kind == PASSAGE:
@@ -483,9 +484,10 @@ class RailCore:
         due: set[str] = set()
         total = 0
         for step, (u, v) in enumerate(zip(idx, idx[1:], strict=False), start=1):
-            options = {o[0]: o for o in self.step_options(rail, player, u, hooks)}
-            if v not in options:
-                e = self._out_by_node[u].get(v)
+            # Only the way to v is looked at (a pair of mileposts has one way between them, validated).
+            e = self._out_by_node[u].get(v)
+            options = self.step_options(rail, player, u, hooks, ways=(e,)) if e is not None else []
+            if not options:
                 if e is None:
                     raise RulesError("not-adjacent", f"{m.key(u)} and {m.key(v)} are not neighbouring mileposts.")
                 if e[2] == SECTION and track.get(e[1]) is None:
@@ -498,7 +500,7 @@ class RailCore:
                 raise RulesError("move-blocked", f"Your train may not go from {m.key(u)} to {m.key(v)} now.")
             if v == prev and not self.can_reverse_at(player, u, hooks):
                 raise RulesError("no-reverse", f"A train may only reverse at a city, not at {m.key(u)}.")
-            _v, step_moves, step_fees = options[v]
+            _v, step_moves, step_fees = options[0]
             moves += step_moves
             if moves_left is not None and moves > moves_left:
                 raise RulesError("too-far", f"That move needs {moves} mileposts or more; the train has {moves_left}.")

@@ -351,6 +351,15 @@ class RailMap:
 
     def find(self, ref: Any) -> int:
         """The index of a milepost given as ``"l,q,r"``, ``[l, q, r]`` or ``(l, q, r)``."""
+        # The usual forms first, looked up as they are: a milepost's key, or a list of three ints.
+        if type(ref) is str:
+            i = self.index.get(ref)
+            if i is not None:
+                return i
+        elif type(ref) is list and len(ref) == 3 and type(ref[0]) is type(ref[1]) is type(ref[2]) is int:
+            i = self._addresses.get((ref[0], ref[1], ref[2]))
+            if i is not None:
+                return i
         at = parse_address(ref)
         i = self._addresses.get(at) if at is not None else None
         if i is None:

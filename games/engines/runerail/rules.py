@@ -34,6 +34,7 @@ draw), ``ship_discards``, ``ship_offer`` ({"seat", "ships"}: the Halfling's draw
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from typing import Any
 
@@ -169,27 +170,46 @@ class RunerailHooks(RailHooks):
         self.abilities = {p["seat"]: _ability(state, p["seat"]) for p in state["players"]}
         self.orc = _orc_holder(state)
         self.gates = data.gate_nodes()
+
+    # What only building needs is read from the track when first asked (a move never asks): the hooks live for
+    # one command or one plan, and the state does not change while they do.
+
+    @functools.cached_property
+    def full_ports(self) -> dict[frozenset[int], set[int]]:
+        """Medium ports already holding track of PORT_CAP players: only those players may build in."""
         core = data.core()
-        track = state["rail"]["track"]
-        # Medium ports already holding track of PORT_CAP players: only those players may build in.
-        self.full_ports: dict[frozenset[int], set[int]] = {}
+        track = self.state["rail"]["track"]
+        out: dict[frozenset[int], set[int]] = {}
         for cid, nodes in data.medium_ports().items():
             owners = {track[k] for k in core.places[cid].incident if k in track}
             if len(owners) >= PORT_CAP:
-                self.full_ports[nodes] = owners
-        # Each player's sections into each gate milepost.
-        self.gate_sections: dict[tuple[int, int], int] = {}
-        m = core.map
-        for key, owner in track.items():
+                out[nodes] = owners
+        return out
+
+    @functools.cached_property
+    def gate_sections(self) -> dict[tuple[int, int], int]:
+        """Each player's sections into each gate milepost."""
+        out: dict[tuple[int, int], int] = {}
+        m = data.core().map
+        for key, owner in self.state["rail"]["track"].items():
             for end in m.edge_nodes[key]:
                 if end in self.gates:
-                    self.gate_sections[(owner, end)] = self.gate_sections.get((owner, end), 0) + 1
-        # The courtesy right to a tunnel entrance (published): the free ways into the gate mileposts, and
-        # the players with no section into any gate, each still entitled to one of them.
-        reserved = state["rail"].get("reserved") or {}
-        self.gate_free = {key for key in data.gate_ways() if key not in track and key not in reserved}
+                    out[(owner, end)] = out.get((owner, end), 0) + 1
+        return out
+
+    # The courtesy right to a tunnel entrance (published): the free ways into the gate mileposts, and the players
+    # with no section into any gate, each still entitled to one of them.
+
+    @functools.cached_property
+    def gate_free(self) -> set[str]:
+        track = self.state["rail"]["track"]
+        reserved = self.state["rail"].get("reserved") or {}
+        return {key for key in data.gate_ways() if key not in track and key not in reserved}
+
+    @functools.cached_property
+    def gate_entitled(self) -> set[int]:
         holders = {owner for owner, _gate in self.gate_sections}
-        self.gate_entitled = {p["seat"] for p in state["players"]} - holders
+        return {p["seat"] for p in self.state["players"]} - holders
 
     def gate_courtesy(self, player: int, keys: set[str]) -> tuple[str, str] | None:
         """Refuse new sections ``keys`` into gates if they leave fewer free ways than players still entitled."""

@@ -9,14 +9,13 @@ compares them with what the engine charged can fail.
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable
 from typing import Any
 
-from games.engines.base import RulesError
 from games.engines.runerail import data
 from games.engines.runerail.rules import Runerail
+from tests.support.rules_table import RulesTable
 
 ENGINE = Runerail()
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
@@ -35,31 +34,9 @@ MAJORS = ("highcairn", "stonecrown", "goldmeadow", "thornhollow", "saltharbor", 
 # -- games and commands --------------------------------------------------------------------------------
 
 
-def new_game(players: int = 2, *, seed: int = 1, **options: Any) -> dict[str, Any]:
-    return ENGINE.setup(players=NAMES[:players], options=options, seed=seed)
-
-
-def seated_game(players: int = 2, *, seed: int = 1, **options: Any) -> dict[str, Any]:
-    return new_game(players, seed=seed, turn_order="seated", **options)
-
-
-def apply(state: dict[str, Any], seat: int, command: dict[str, Any]) -> list[dict[str, Any]]:
-    return ENGINE.apply(state, seat=seat, command=command)
-
-
-def refused(state: dict[str, Any], seat: int, command: dict[str, Any]) -> str:
-    """Send a command the rules must refuse; check it changed nothing and return the error code."""
-    before = copy.deepcopy(state)
-    try:
-        ENGINE.apply(state, seat=seat, command=command)
-    except RulesError as err:
-        assert state == before, f"refused {command} ({err.code}) but changed the state"
-        return err.code
-    raise AssertionError(f"{command} was accepted")
-
-
-def end_turn(state: dict[str, Any]) -> list[dict[str, Any]]:
-    return apply(state, state["active"], {"cmd": "end-turn"})
+TABLE = RulesTable(ENGINE, tuple(NAMES))
+new_game, seated_game, apply, refused, end_turn = (TABLE.new_game, TABLE.seated_game, TABLE.apply, TABLE.refused,
+                                                   TABLE.end_turn)
 
 
 def draft_first(state: dict[str, Any]) -> dict[str, Any]:

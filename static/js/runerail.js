@@ -374,7 +374,8 @@
       return "Sail " + seaPoints(p.points) + " to " + to + ": " + (p.arrives ? (cityAt(p.route[p.route.length - 1]) ? "you land there this turn." : "you get there this turn.") : "it takes " + plural(p.turns, "turn") + "; this turn " + seaPoints(leg) + " (the ship's speed is " + text(p.speed) + ").");
     }
     const fees = feeWords(p.fees);
-    return "Move " + mileposts(p.moves) + " to " + placeName(p.path[p.path.length - 1]) + " (" + mileposts(p.moves) + " used, " + mileposts(Math.max(0, p.moves_left - p.moves)) + " left after)" +
+    const usedBefore = last && last.payload.state.turn ? last.payload.state.turn.moves_used || 0 : 0;
+    return "Move " + mileposts(p.moves) + " to " + placeName(p.path[p.path.length - 1]) + " (then " + text(usedBefore + p.moves) + " used this turn, " + mileposts(Math.max(0, p.moves_left - p.moves)) + " left)" +
       (fees.length ? " · paying " + andList.format(fees) : " · no tolls or bribes") + ".";
   }
   function renderPlan() {
@@ -404,11 +405,13 @@
     }
     markPoints();
   }
+  let confirming = false;  // the plan's command is on its way: the state it makes needs no new plan
   async function confirmPlan() {
     if (!plan || planning) return;
     const button = $("rn-confirm");
     button.disabled = true;
-    const result = await last.ctx.send(plan.command);
+    confirming = true;
+    const result = await last.ctx.send(plan.command).finally(() => { confirming = false; });
     if (result.type === "error") {
       Junction.showError($("rn-plan-error"), text(result.error.message, "That did not work."), button);
       renderPlan();
@@ -769,7 +772,7 @@
     const next = modes.includes(mode) ? mode : modes[0] || null;
     if (before !== modes.join() && !modes.includes(mode)) clearPlan();
     setMode(next, true);
-    if (plan && plan.version !== undefined && plan.version !== payload.version && plan.plan !== "place") {
+    if (plan && !confirming && plan.version !== undefined && plan.version !== payload.version && plan.plan !== "place") {
       if (plan.plan === "build" && points.length) requestPlan({ plan: "build", points: [null, ...points] });
       else if ((plan.plan === "move" || plan.plan === "sail") && plan.target) requestPlan({ plan: plan.plan, to: plan.target.split(",").map(Number) }, plan.target);
       else clearPlan();

@@ -162,6 +162,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     errors: list[str] = []
     for page in pages.values():
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)  # a CSP refusal too
     tokens = {seat: page.evaluate("(c) => Junction.seatFor(c).token", code) for seat, page in pages.items()}
     laptop.wait_for_selector("#seat-list li[data-seat='2']")
 
@@ -363,7 +364,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     assert replay.locator("#rn-ask-choices button").count() == 0
     assert "Raiders" in replay.inner_text("#rp-action") and "{" not in replay.inner_text("#rp-action")
     assert replay.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert errors == []  # no page threw along the way
+    assert errors == []  # no page threw or logged an error along the way
 
 
 def _data_key(command: dict) -> str:

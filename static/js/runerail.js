@@ -57,20 +57,22 @@
   const colorName = (id) => { const s = text(id, ""); return s ? s.charAt(0).toUpperCase() + s.slice(1) : "—"; };
   const layerOf = (key) => { const at = Junction.RailMap.parseKey(key); return at ? at[0] : 0; };
   const cityAt = (key) => { const info = map && map.info(key); return info && info.city ? info.city.id : null; };
-  /* The nearest city to a point on its layer (null when the layer has none). */
-  function nearestCity(key, ports) {
+  /* The nearest milepost to a point on its layer that `fits` (a city, a port, a named place). */
+  function nearest(key, fits) {
     const at = Junction.RailMap.parseKey(key);
     if (!at || !content) return null;
     const [x, y] = Junction.RailMap.pixel(content.map.layout, at[1], at[2]);
     let best = null, bestD = Infinity;
     for (const n of content.map.nodes) {
-      if (!n.city || n.at[0] !== at[0] || (ports && !n.port)) continue;
+      if (n.at[0] !== at[0] || !fits(n)) continue;
       const [cx, cy] = Junction.RailMap.pixel(content.map.layout, n.at[1], n.at[2]);
       const d = (cx - x) ** 2 + (cy - y) ** 2;
-      if (d < bestD) { bestD = d; best = n.city; }
+      if (d < bestD) { bestD = d; best = n; }
     }
     return best;
   }
+  /* The nearest city to a point on its layer (null when the layer has none). */
+  const nearestCity = (key, ports) => { const n = nearest(key, (x) => x.city && (!ports || x.port)); return n ? n.city : null; };
   /* A milepost or sea point in words: its city, its name (a gate), the sea near a port, or the
    * open country near the closest city (in the Deepways: the Deepways near the gate). */
   function placeName(key) {
@@ -79,7 +81,10 @@
     const info = map && map.info(key);
     if (info && info.sea) { const port = nearestCity(key, true); return "the sea off " + (port ? cityName(port) : "the coast"); }
     if (info && info.node && info.node.name) return text(info.node.name);
-    if (layerOf(key) !== 0) return text(layerNames[layerOf(key)], "the underground");
+    if (layerOf(key) !== 0) {  // below: the galleries near the closest gate
+      const gate = nearest(key, (x) => !!x.name);
+      return text(layerNames[layerOf(key)], "the underground") + (gate ? " near the " + gate.name : "");
+    }
     const best = nearestCity(key, false);
     return best ? "the open country near " + cityName(best) : "a milepost";
   }
@@ -733,7 +738,12 @@
     }
     if (ctx.readOnly) return who(view.active_seat) + "'s turn.";
     const me = meOf(view);
-    if (!me || view.active_seat !== view.you) return view.phase === "draft" ? who(view.active_seat) + " is choosing a foreman…" : "Waiting for " + who(view.active_seat) + "…";
+    if (!me || view.active_seat !== view.you) {
+      if (view.phase === "draft") return who(view.active_seat) + " is choosing a foreman…";
+      if (view.ship_offer) return "Waiting for " + who(view.active_seat) + " to choose a ship…";
+      if (view.hire) return "Waiting for " + who(view.active_seat) + " to choose between two foremen…";
+      return "Waiting for " + who(view.active_seat) + "…";
+    }
     if (view.phase === "draft") return "Your turn: keep one of the foremen dealt to you.";
     if (view.hire) return "Your turn: keep the foreman you drew, or the one you have.";
     if (view.ship_offer) return "Your turn: choose the ship to board.";

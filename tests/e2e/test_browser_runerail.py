@@ -237,6 +237,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     assert laptop.locator("#rn-map .rm-train").count() == 0  # every train is on the surface
     laptop.click("#rn-layers button[data-layer='0']")
     laptop.wait_for_selector("#rn-map[data-layer='0']")
+    assert laptop.inner_text("#rn-links") == "The Ley Line is open; The Prism Bridge is closed."  # until their events
 
     # Bo puts his train in the Ashen Reach (over HTTP) and loads there by tapping his phone.
     bo, cy = pages[1], pages[2]

@@ -30,7 +30,13 @@ def test_enough_recorded_games():
     games = [load(p) for p in RECORDED]
     assert len(games) >= 20
     assert len(games) == len(GAMES)
-    assert [g["seed"] for g in games] == sorted(seed for seed, _bots, _options in GAMES)
+    listed = {seed: (bots, options) for seed, bots, options in GAMES}
+    assert sorted(g["seed"] for g in games) == sorted(listed)
+    for g in games:  # each fixture is the game record_games.py lists
+        bots, options = listed[g["seed"]]
+        assert g["bots"] == bots
+        assert g["options"] == ENGINE.normalize_options(options)
+        assert len(g["players"]) == len(bots)
     assert {len(g["players"]) for g in games} == {2, 3, 4, 5, 6}
     assert len({g["seed"] for g in games}) == len(games)
     assert {b for g in games for b in g["bots"]} == {"planner", "random"}

@@ -218,14 +218,7 @@
       case "game-over": return e.reason === "round-limit" ? "The round limit was reached: " + people(e.winners) + ((e.winners || []).length === 1 ? " wins." : " share the win.")
         : "Game over: " + people(e.winners) + ((e.winners || []).length === 1 ? " wins." : " share the win.");
       case "undone": return who(e.seat) + "'s last move was taken back" + (e.command && e.command.cmd ? " (" + text(e.command.cmd).replace(/-/g, " ") + ")" : "") + ".";
-      case "state-edited": return "A game master corrected the game.";
-      case "seat-moved": return text(e.name, who(e.seat)) + "'s seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
-      case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + text(e.bot) + ") plays " + text(e.name, who(e.seat)) + "'s seat from now on.";
-      case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
-      case "game-resumed": return "The game master resumed the game.";
-      case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
-      default: return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
+      default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
   }
   const describeAction = (action) => (action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : "");

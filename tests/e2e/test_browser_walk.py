@@ -32,6 +32,9 @@ import httpx
 import pytest
 
 from tests.e2e.conftest import auth
+from tests.e2e.runerail_scene import ENGINE as RUNERAIL
+from tests.e2e.runerail_scene import NAMES as RUNERAIL_NAMES
+from tests.e2e.runerail_scene import find_seed, prefix
 
 pytestmark = pytest.mark.browser
 
@@ -307,6 +310,11 @@ def run_walk(walk: Walk, url: str) -> None:
     rr5 = create(url, "resourceful-rails", "Ada", {"extra_starting_cards": True})
     host[rr5["code"]] = {"token": rr5["host_token"], "host": True, "seat": 0}
     seat1[rr5["code"]] = {"token": seat(url, rr5["code"], "Ben"), "seat": 1}
+    # Runerail: one game, its seed set so that a hand discard in round 1 asks another player for a load.
+    rn = create(url, "runerail", "Ann", {"turn_order": "seated"})
+    host[rn["code"]] = {"token": rn["host_token"], "host": True, "seat": 0}
+    seat1[rn["code"]] = {"token": seat(url, rn["code"], "Bo"), "seat": 1}
+    seat2[rn["code"]] = {"token": seat(url, rn["code"], "Cy"), "seat": 2}
     spare = create(url, "toy", "Dee")  # a second open game: the home page lists two
     # A table screen held by a host without a seat (its host panel shows): a second Wood and Steel game.
     hosted = create(url, "wood-and-steel", None)
@@ -422,9 +430,51 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("rr-discard", f"/games/{rr5['code']}/", who={0: "host", 1: "seat1"}[game_row(rr5["code"]).state["active"]],
                ready="#rr-discard", then=lambda p: (p.locator("#rr-hand input[type=checkbox]").first.check(), ["one-chosen"])[1])
 
+    # Runerail: the foreman draft, a build round with a tap planned, a normal turn with a demand shown,
+    # an event that asks another player (the prompt on the asked phone, who is asked on the others).
+    rn_code = rn["code"]
+    rn_tokens = {0: rn["host_token"], 1: seat1[rn_code]["token"], 2: seat2[rn_code]["token"]}
+    rn_game = game_row(rn_code)
+    rn_seed = find_seed(dict(rn_game.options))
+    type(rn_game).objects.filter(code=rn_code).update(seed=rn_seed)
+    start(url, rn_code, rn["host_token"])
+    rn_who = {0: "host", 1: "seat1", 2: "seat2"}
+    rn_plan = prefix(RUNERAIL.setup(players=RUNERAIL_NAMES, options=dict(rn_game.options), seed=rn_seed))
+
+    def rn_send(seat_no: int, command: dict) -> None:
+        response = httpx.post(f"{url}/api/games/{rn_code}/commands", json=command, headers=auth(rn_tokens[seat_no]))
+        assert response.status_code == 200, response.text
+
+    def rn_tap_and_plan(page):
+        box = page.locator("#rn-map").bounding_box()
+        page.mouse.click(box["x"] + box["width"] * 0.45, box["y"] + min(box["height"], 600) * 0.5)
+        page.wait_for_selector("#rn-plan:not([hidden])")
+        page.wait_for_function("!/Planning/.test(document.querySelector('#rn-plan-text').textContent)")
+        yield "planned"
+
+    walk.visit("rn-draft-on-turn", f"/games/{rn_code}/", who="host", ready="#rn-actions button[data-cmd=keep-foreman]")
+    walk.visit("rn-draft-waiting", f"/games/{rn_code}/", who="seat2", ready="#rn-map svg")
+    steps = iter(rn_plan)
+    for seat_no, command in steps:
+        rn_send(seat_no, command)
+        if game_row(rn_code).state["phase"] == "build":
+            break
+    walk.visit("rn-build-on-turn", f"/games/{rn_code}/", who=rn_who[game_row(rn_code).state["active"]],
+               ready="#rn-map svg", then=rn_tap_and_plan)
+    for seat_no, command in steps:
+        rn_send(seat_no, command)
+    walk.visit("rn-play-on-turn", f"/games/{rn_code}/", who="seat2", ready="#rn-actions button",
+               then=lambda p: (p.click("#rn-hand .rn-demand-show"), ["demand-shown"])[1])
+    rn_send(2, {"cmd": "discard-hand"})
+    assert game_row(rn_code).state["pending"]["queue"][0]["seat"] == 1
+    walk.visit("rn-asked", f"/games/{rn_code}/", who="seat1", ready="#rn-ask:not([hidden]) #rn-ask-choices button")
+    walk.visit("rn-asking-other", f"/games/{rn_code}/", who="host", ready="#rn-effects li")
+
     # Finished: the game master hands the seats to bots, which play to the end.
     bots_finish(rr_code, "planner")
     walk.visit("rr-finished", f"/games/{rr_code}/", who="seat1", ready="body[data-status=finished] #rr-winner:not([hidden])")
+    bots_finish(rn_code, "planner")
+    walk.visit("rn-finished", f"/games/{rn_code}/", who="seat2", ready="body[data-status=finished] #rn-winner:not([hidden])")
     bots_finish(toy["code"], "random")
     bots_finish(lw["code"], "random")
     bots_finish(ws_code, "simple")
@@ -433,7 +483,7 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("ws-finished", f"/games/{ws_code}/", who="seat1", ready="body[data-phase=finished] #ws-feed li", then=tabs("ties", "market"))
     walk.visit("table-finished", f"/games/{ws_code}/table", ready="body[data-phase=finished] #ws-t-feed li")
     walk.visit("replay-ws-start", f"/games/{ws_code}/replay", ready="body[data-step='1']")
-    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws"), (rr_code, "rr")):
+    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws"), (rr_code, "rr"), (rn_code, "rn")):
         last = game_row(code).version
         if kind != "toy":
             walk.visit(f"replay-{kind}-middle", f"/games/{code}/replay?step={last // 2}", ready=f"body[data-step='{last // 2}']")

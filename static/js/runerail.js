@@ -17,9 +17,6 @@
   const KIND = "runerail";
   const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
-  // The view counts a player's turns from the first build round; the effects' ends are in those
-  // turns. A page names a round instead: the build rounds' turns come first (the view's heading too).
-  const BUILD_ROUNDS = 3;
 
   // ---- content: the map and the names of things ------------------------------------------------
   let content = null, contentLoading = null, mapData = null;
@@ -154,7 +151,7 @@
   }
   function endWords(e) {
     if (!e.ends) return "For the rest of the game.";
-    const round = e.ends.turn - BUILD_ROUNDS;
+    const round = e.ends.round;
     const what = e.status === "rebuild" ? "The rights last" : e.status === "done" ? "Listed" : "Lasts";
     return what + " until the end of " + who(e.ends.seat) + "'s turn in round " + text(round) + ".";
   }
@@ -719,7 +716,7 @@
   function headingFor(view) {
     if (view.finished || view.phase === "finished") return "Game over";
     if (view.phase === "draft") return "The foreman draft" + (view.draft && view.draft.deal > 1 ? " (deal " + text(view.draft.deal) + ")" : "");
-    if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + BUILD_ROUNDS;
+    if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + text(view.build_rounds);
     return "Round " + text(view.round);
   }
   function turnLine(payload, ctx) {

@@ -116,6 +116,7 @@ VIEW_FIELDS = (
     Field("stage", Enum(("draft", "move", "build", "none")),
           "Where the active seat's turn is: choosing a foreman, operating the train, spending, or none."),
     Field("build_round", Int(min=0), "The initial build round being played (1-3; 0 outside them)."),
+    Field("build_rounds", Int(min=1), "How many initial build rounds the game has (3)."),
     Field("round", Int(min=0), "The normal round being played (0 before)."),
     Field("order", ListOf(SEAT), "Seats in turn order."),
     Field("active_seat", SEAT, "The seat to act (null once the game is over).", nullable=True),
@@ -135,7 +136,8 @@ VIEW_FIELDS = (
     Field("track", Obj(), "Every built section: edge key 'l,q,r|l,q,r' -> owner seat."),
     Field("links", Obj(), "The passages by name: open (true) or closed (false)."),
     Field("effects", ListOf(Obj()), "Event cards in force or waiting: card, kind, params, status (active, done, "
-                                    "rebuild, pending), who drew it, when it ends, the sections destroyed."),
+                                    "rebuild, pending), who drew it, when it ends (ends: the drawer's seat, their turn number and the "
+                                    "normal round it is played in), the sections destroyed."),
     Field("pending", Obj((Field("kind", Text()), Field("seat", SEAT))),
           "A decision the game waits for (an event's lost load): the seat asked now, the queue in seat order, and "
           "in 'yours' what is asked of this seat (the choices), else null.", nullable=True),

@@ -1326,6 +1326,15 @@ class Runerail(Engine):
                      "choices": sorted(set(state["players"][seat]["loads"]))}
         return {"kind": pending["kind"], "seat": head["seat"], "queue": queue, "yours": yours}
 
+    @staticmethod
+    def _effect_view(effect: dict[str, Any]) -> dict[str, Any]:
+        """An effect as pages see it: its end also as the normal round in which the drawer's turn ``ends.turn``
+        is played (every player plays one turn a round, a lost one too, after the build rounds' turns)."""
+        out = dict(effect)
+        if effect.get("ends"):
+            out["ends"] = {**effect["ends"], "round": effect["ends"]["turn"] - BUILD_ROUNDS}
+        return out
+
     def content(self) -> dict[str, Any]:
         return data.content()
 
@@ -1435,6 +1444,7 @@ class Runerail(Engine):
             "phase": state["phase"],
             "stage": state["stage"],
             "build_round": self.build_round(state),
+            "build_rounds": BUILD_ROUNDS,
             "round": state["round"],
             "order": list(state["order"]),
             "active_seat": active,
@@ -1456,7 +1466,7 @@ class Runerail(Engine):
             "players": players,
             "track": dict(state["rail"]["track"]),
             "links": links,
-            "effects": [dict(e) for e in state["effects"]],
+            "effects": [self._effect_view(e) for e in state["effects"]],
             "pending": self._pending_view(state, seat),
             "ship_offer": None if not state.get("ship_offer") else {
                 "seat": state["ship_offer"]["seat"], "count": len(state["ship_offer"]["ships"]),

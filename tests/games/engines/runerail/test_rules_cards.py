@@ -201,3 +201,23 @@ def test_the_win_is_checked_at_the_end_of_the_players_own_turn():
     assert not state["finished"] and state["active"] == 0
     end_turn(state)
     assert state["winners"] == [0]
+
+
+def test_the_view_names_the_round_in_which_an_effect_ends():
+    """The view's ``ends.round``: the normal round whose turn of the drawer removes the effect (a lost turn
+    counts as a turn); the game-long bridge has no end."""
+    state = normal_turn(3)
+    _deliver(state, events=("whiteout", "prism-dawn"))
+    drawn_in = state["round"]
+    whiteout, bridge = ENGINE.view(state, seat=2)["effects"]
+    assert bridge["ends"] is None
+    assert whiteout["ends"]["seat"] == 0 and whiteout["ends"]["round"] == drawn_in + 1
+    state["players"][0]["lost_turns"] = 1  # the drawer's next turn is lost: it still ends the effect
+    while True:
+        events = end_turn(state)
+        if any(e["type"] == "event-over" and e["card"] == "whiteout" for e in events):
+            break
+    assert state["round"] == whiteout["ends"]["round"] + (1 if state["order"][-1] == 0 else 0)
+    assert any(e["type"] == "turn-lost" and e["seat"] == 0 for e in events)
+    view = ENGINE.view(state, seat=None)
+    assert view["build_rounds"] == data.BUILD_ROUNDS == 3

@@ -61,3 +61,26 @@ def test_the_deck_holds_demands_and_events():
     assert len(deck) == 140
     assert sum(c in data.events() for c in deck) == 20
     assert sum(c in data.demand_cards() for c in deck) == 120
+
+
+def test_the_pages_content_holds_every_ship_and_every_event_area_in_keys_of_the_map():
+    """content() (GET /api/kinds/runerail/content): the ships as components.json has them, and each event
+    card's area as the milepost keys, milepost pairs and sea points the rules read, all on the map sent."""
+    import json
+
+    content = data.content()
+    raw = json.loads((data.DATA / "components.json").read_text(encoding="utf-8"))
+    assert sorted(s["id"] for s in content["ships"]) == sorted(s["id"] for s in raw["ships"])
+    assert all(s == next(r for r in raw["ships"] if r["id"] == s["id"]) | s for s in content["ships"])
+    nodes = {",".join(map(str, n["at"])) for n in content["map"]["nodes"]}
+    sea = {",".join(map(str, at)) for at in content["map"]["sea"]}
+    with_area = {card for card, spec in data.events().items() if spec["params"].get("area")}
+    assert set(content["areas"]) == with_area and with_area
+    m = data.core().map
+    for card in with_area:
+        area, sent = data.event_area(card), content["areas"][card]
+        assert set(sent["nodes"]) <= nodes and set(sent["sea"]) <= sea, card
+        assert all(set(pair.split("|")) <= nodes for pair in sent["pairs"]), card
+        assert {m.index[k] for k in sent["nodes"]} == set(area.nodes) and set(sent["pairs"]) == set(area.pairs), card
+        assert set(sent["sea"]) == set(area.sea), card
+        assert sent["nodes"] or sent["pairs"] or sent["sea"], card

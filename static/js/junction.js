@@ -228,6 +228,52 @@ const Junction = (() => {
     return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
   }
 
+  // ---- a title's priced options (the engine's listing) -----------------------------------------
+  /* Why nothing can be sent while the game is not active, in words. */
+  const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
+  /* A command as a string, the same whatever the order of its keys: a listing entry's command is
+   * found among payload.legal_commands by it. */
+  const commandKey = (command) => JSON.stringify(Object.keys(command).sort().map((k) => [k, command[k]]));
+
+  // ---- what happened, newest first (a title's feed of its log in words) --------------------------
+  /* feed(list, describe) → {refresh(ctx, version)}: fills the <ol>/<ul> `list` with a line per event
+   * of the game's log (describe(e) → words, or null to leave it out), newest first, at most `max`
+   * lines. Live, each refresh reads only what came after the last action read (a page opened late
+   * reads the last `actions` actions); read-only (the replay), it shows ctx.log with its last action's
+   * lines marked "now". */
+  function feed(list, describe, options) {
+    const max = (options && options.max) || 200, recent = (options && options.actions) || 120;
+    let after = 0, queue = Promise.resolve();
+    const lines = (actions) => {
+      const out = [];
+      for (const action of actions) for (const e of action.events || []) {
+        const line = describe(e);
+        if (line) out.push(el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, line));
+      }
+      return out;
+    };
+    function refresh(ctx, version) {
+      if (ctx.readOnly) {
+        const all = lines(ctx.log || []);
+        const step = ctx.log && ctx.log.length ? ctx.log[ctx.log.length - 1].sequence : 0;
+        for (const li of all) if (Number(li.dataset.seq) === step) li.classList.add("now");
+        list.replaceChildren(...all.reverse().slice(0, max));
+        return;
+      }
+      if (!after && version > recent) after = version - recent;
+      queue = queue.then(async () => {
+        const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + after);
+        if (!result.ok || !Array.isArray(result.data)) return;
+        const fresh = result.data.filter((a) => a.sequence > after);
+        if (!fresh.length) return;
+        after = fresh[fresh.length - 1].sequence;
+        list.prepend(...lines(fresh).reverse());
+        while (list.children.length > max) list.lastElementChild.remove();
+      }).catch(() => {});
+    }
+    return { refresh };
+  }
+
   // ---- plurals through the language's plural rules ---------------------------------------
   const pluralRules = new Intl.PluralRules("en-US");
   /* "1 unit", "2 units", "0 units", "1,500 units": plural(n, "unit", "units"). `other`
@@ -355,6 +401,6 @@ const Junction = (() => {
     };
   }
 
-  return { platformEvent, unknownEvent, api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
+  return { platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
            text, number, plural, pluralWord, announce, liveBadge, MISSING };
 })();

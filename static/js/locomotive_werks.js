@@ -7,7 +7,7 @@
   const { el, plural, text } = Junction;
   const ROMAN = ["", "I", "II", "III", "IV", "V"];
   const PHASES = { development: "Development", capacity: "Production capacity", finished: "Game over" };
-  const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
+  const STATUS_REASONS = Junction.STATUS_REASONS;
   const RECENT_TYPES = new Set(["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started",
     "seat-moved", "seat-renamed", "seat-to-bot", "game-paused", "game-resumed", "game-ended"]);
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
@@ -96,7 +96,7 @@
    * Every control comes from one entry of the engine's listing ({command, price, reason}): its
    * price is on it, and it is enabled only when the entry has no reason and the server listed
    * the command as legal (payload.legal_commands: empty while the game is paused). */
-  const key = (command) => JSON.stringify(Object.keys(command).sort().map((k) => [k, command[k]]));
+  const key = Junction.commandKey;
   let failed = null;  // {key, message, version}: an error shown beside its control, kept over a redraw
 
   function blockedBy(entry, legal, status) {

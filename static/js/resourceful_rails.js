@@ -13,7 +13,7 @@
   const $ = (id) => document.getElementById(id);
   const { el, plural, text } = Junction;
   const KIND = "resourceful-rails";
-  const STATUS_REASONS = { paused: "The game is paused.", abandoned: "The game was abandoned.", finished: "The game is over.", lobby: "The game has not started." };
+  const STATUS_REASONS = Junction.STATUS_REASONS;
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
 
   // ---- content: the map and the names of things ------------------------------------------------
@@ -287,7 +287,7 @@
   $("rr-clear").addEventListener("click", () => { Junction.showError($("rr-plan-error"), ""); clearPlan(); renderPlan(); });
 
   // ---- your options, priced (the engine's listing) -----------------------------------------------
-  const key = (command) => JSON.stringify(Object.keys(command).sort().map((k) => [k, command[k]]));
+  const key = Junction.commandKey;
 
   function blockedBy(entry, legal, status) {
     if (status && status !== "active" && STATUS_REASONS[status]) return STATUS_REASONS[status];
@@ -474,36 +474,10 @@
   }
 
   // ---- what happened (newest first) ----------------------------------------------------------------
-  let feedAfter = 0, feedQueue = Promise.resolve();
-  const FEED_MAX = 200, FEED_ACTIONS = 120;
-  function feedLines(actions) {
-    const out = [];
-    for (const action of actions) for (const e of action.events || []) {
-      const line = describe(e);
-      if (line) out.push(el("li", { class: "ev-" + e.type, "data-seq": action.sequence }, line));
-    }
-    return out;
-  }
+  let feed = null;  // Junction.feed on #rr-feed, made with the first state
   function refreshFeed(ctx) {
-    const list = $("rr-feed");
-    if (ctx.readOnly) {
-      const lines = feedLines(ctx.log || []);
-      const step = ctx.log && ctx.log.length ? ctx.log[ctx.log.length - 1].sequence : 0;
-      for (const li of lines) if (Number(li.dataset.seq) === step) li.classList.add("now");
-      list.replaceChildren(...lines.reverse().slice(0, FEED_MAX));
-      return;
-    }
-    // A page opened late in a game reads only the end of the log: the list keeps FEED_MAX lines.
-    if (!feedAfter && last && last.payload.version > FEED_ACTIONS) feedAfter = last.payload.version - FEED_ACTIONS;
-    feedQueue = feedQueue.then(async () => {
-      const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + feedAfter);
-      if (!result.ok || !Array.isArray(result.data)) return;
-      const fresh = result.data.filter((a) => a.sequence > feedAfter);
-      if (!fresh.length) return;
-      feedAfter = fresh[fresh.length - 1].sequence;
-      list.prepend(...feedLines(fresh).reverse());
-      while (list.children.length > FEED_MAX) list.lastElementChild.remove();
-    }).catch(() => {});
+    if (!feed) feed = Junction.feed($("rr-feed"), describe);
+    feed.refresh(ctx, last ? last.payload.version : 0);
   }
 
   // ---- the whole surface ---------------------------------------------------------------------------

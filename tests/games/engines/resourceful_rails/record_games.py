@@ -12,14 +12,17 @@ fixtures valid: they are replayed, not replayed by the bots).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.recorded_games import state_digest, write_games  # noqa: E402
+
+__all__ = ["GAMES", "state_digest"]
 
 P, R = "planner", "random"
 
@@ -53,52 +56,10 @@ GAMES: list[tuple[int, list[str], dict[str, Any]]] = [
 ]
 
 
-def state_digest(state: dict[str, Any]) -> str:
-    """SHA-256 of the state as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def record(seed: int, bots: list[str], options: dict[str, Any]) -> dict[str, Any]:
-    from games.engines.resourceful_rails import ENGINE
-    from games.engines.resourceful_rails.simulate import play_game
-
-    log: list[dict[str, Any]] = []
-    summary, state = play_game(bots, seed=seed, options=options, log=log)
-    if not state["finished"]:
-        raise SystemExit(f"game {seed} did not end")
-    return {
-        "seed": seed,
-        "players": [p["name"] for p in state["players"]],
-        "bots": bots,
-        "options": ENGINE.normalize_options(options),
-        "commands": log,
-        "rounds": state["round"],
-        "winners": state["winners"],
-        "end_reason": state["end_reason"],
-        "final_cash": [p["cash"] for p in state["players"]],
-        "deliveries": summary["deliveries"],
-        "digest": state_digest(state),
-    }
-
-
 def main() -> None:
-    sys.path.insert(0, str(ROOT))
-    out = HERE / "recorded"
-    out.mkdir(exist_ok=True)
-    for old in out.glob("game_*.json"):
-        old.unlink()
-    total = 0
-    for seed, bots, options in GAMES:
-        game = record(seed, bots, options)
-        path = out / f"game_{seed}.json"
-        text = json.dumps(game, separators=(",", ":")) + "\n"
-        path.write_text(text)
-        total += len(text)
-        print(f"{path.name}: {','.join(bots)} {json.dumps(options, sort_keys=True)}: {game['rounds']} rounds, "
-              f"{len(game['commands'])} commands, {game['end_reason']}, winners {game['winners']}, "
-              f"cash {game['final_cash']}")
-    print(f"{len(GAMES)} games, {total / 1024:.0f} KiB")
+    from games.engines.resourceful_rails.simulate import SIMULATOR
+
+    write_games(SIMULATOR, GAMES, HERE / "recorded")
 
 
 if __name__ == "__main__":

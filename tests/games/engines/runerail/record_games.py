@@ -27,6 +27,11 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.recorded_games import state_digest, write_games  # noqa: E402
+
+__all__ = ["GAMES", "replay", "state_digest"]
 
 P, R = "planner", "random"
 SEATED = {"turn_order": "seated"}
@@ -58,12 +63,6 @@ GAMES: list[tuple[int, list[str], dict[str, Any]]] = [
     (2032, [P, R, R], {}),  # a random bot holding the Halfling boards a ship, sails and lands
     (2094, [R, P], {}),
 ]
-
-
-def state_digest(state: dict[str, Any]) -> str:
-    """SHA-256 of the state as canonical JSON (sorted keys, no spaces)."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def replay(game: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -99,48 +98,14 @@ def replay(game: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return state, {"events": events.hexdigest(), "kinds": kinds, "facts": facts}
 
 
-def record(seed: int, bots: list[str], options: dict[str, Any]) -> dict[str, Any]:
-    from games.engines.runerail import ENGINE
-    from games.engines.runerail.simulate import play_game
-
-    log: list[dict[str, Any]] = []
-    summary, state = play_game(bots, seed=seed, options=options, log=log)
-    if not state["finished"]:
-        raise SystemExit(f"game {seed} did not end")
-    return {
-        "seed": seed,
-        "players": [p["name"] for p in state["players"]],
-        "bots": bots,
-        "options": ENGINE.normalize_options(options),
-        "commands": log,
-        "rounds": state["round"],
-        "winners": state["winners"],
-        "end_reason": state["end_reason"],
-        "final_gold": [p["gold"] for p in state["players"]],
-        "deliveries": summary["deliveries"],
-        "digest": state_digest(state),
-    }
-
-
 def main() -> None:
-    sys.path.insert(0, str(ROOT))
-    out = HERE / "recorded"
-    out.mkdir(exist_ok=True)
-    for old in out.glob("game_*.json"):
-        old.unlink()
-    total = 0
-    for seed, bots, options in GAMES:
-        game = record(seed, bots, options)
-        path = out / f"game_{seed}.json"
-        text = json.dumps(game, separators=(",", ":")) + "\n"
-        path.write_text(text)
-        total += len(text)
+    from games.engines.runerail.simulate import SIMULATOR
+
+    def more(game: dict[str, Any]) -> str:
         _state, seen = replay(game)
-        print(f"{path.name}: {','.join(bots)} {json.dumps(options, sort_keys=True)}: {game['rounds']} rounds, "
-              f"{len(game['commands'])} commands, {game['end_reason']}, winners {game['winners']}, "
-              f"gold {game['final_gold']}; events {', '.join(sorted(seen['kinds']))}; "
-              f"{', '.join(sorted(seen['facts']))}", flush=True)
-    print(f"{len(GAMES)} games, {total / 1024:.0f} KiB")
+        return f"events {', '.join(sorted(seen['kinds']))}; {', '.join(sorted(seen['facts']))}"
+
+    write_games(SIMULATOR, GAMES, HERE / "recorded", more)
 
 
 if __name__ == "__main__":

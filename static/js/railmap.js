@@ -83,6 +83,20 @@ Junction.RailMap = (() => {
   }
 
   // ---- shapes as path data (map units) -------------------------------------------------------
+  /* A hex as path data: its first corner absolute, the other five relative ("l…z"), the same short
+   * tail for every hex of a layout (a map's thousands of hexes are one path: less to parse). */
+  const hexTails = new Map();
+  function hexPath(layout, x, y) {
+    let tail = hexTails.get(layout);
+    if (tail === undefined) {
+      const cs = corners(layout, 0, 0);
+      tail = "l" + cs.slice(1).map((p, i) => fmt(p[0] - cs[i][0]) + " " + fmt(p[1] - cs[i][1])).join(" ") + "Z";
+      hexTails.set(layout, tail);
+    }
+    const [x0, y0] = corners(layout, x, y)[0];
+    return "M" + fmt(x0) + " " + fmt(y0) + tail;
+  }
+
 
   const dot = (x, y, r) => `M${fmt(x - r)} ${fmt(y)}a${fmt(r)} ${fmt(r)} 0 1 0 ${fmt(2 * r)} 0a${fmt(r)} ${fmt(r)} 0 1 0 ${fmt(-2 * r)} 0Z`;
   const polygon = (points) => "M" + points.map(([x, y]) => fmt(x) + " " + fmt(y)).join("L") + "Z";
@@ -315,11 +329,11 @@ Junction.RailMap = (() => {
 
       // The sea: every sea point's hex, one path (under the land).
       const seaHere = m.sea.filter((n) => n.layer === layer);
-      if (seaHere.length) groups.sea.append(svgEl("path", { class: "rm-sea", fill: "#b9d4e6", "data-count": seaHere.length, d: seaHere.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
+      if (seaHere.length) groups.sea.append(svgEl("path", { class: "rm-sea", fill: "#b9d4e6", "data-count": seaHere.length, d: seaHere.map((n) => hexPath(m.layout, n.x, n.y)).join("") }));
       const here = (key) => { const n = m.byKey.get(keyOf(key)); return n && n.layer === layer ? n : null; };
 
       // Land: every milepost's hex, one path.
-      groups.land.append(svgEl("path", { class: "rm-hexes", d: onLayer.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
+      groups.land.append(svgEl("path", { class: "rm-hexes", d: onLayer.map((n) => hexPath(m.layout, n.x, n.y)).join("") }));
 
       // Cities: the markers, one group each; names (and goods) as labels, placed by zoom.
       labels = [];
@@ -452,7 +466,7 @@ Junction.RailMap = (() => {
         }
         const g = svgEl("g", { class: "rm-area" + (a.cls ? " " + a.cls : ""), "data-area": a.id, "data-count": cells.length + sides.length,
                                "data-total": a.nodes.length + a.sea.length + a.pairs.length });
-        if (cells.length) g.append(svgEl("path", { class: "rm-area-cells", fill: "#b3261e", "fill-opacity": 0.22, d: cells.map((n) => polygon(corners(m.layout, n.x, n.y))).join("") }));
+        if (cells.length) g.append(svgEl("path", { class: "rm-area-cells", fill: "#b3261e", "fill-opacity": 0.22, d: cells.map((n) => hexPath(m.layout, n.x, n.y)).join("") }));
         if (sides.length) g.append(svgEl("path", { class: "rm-area-sides", fill: "none", stroke: "#b3261e", d: chain(sides) }));
         groups.areas.append(titled(g, a.label));
       }

@@ -101,7 +101,9 @@ def check(state: dict, before: dict | None, events: list[dict], retired: Counter
     carried = Counter(x for p in players for x in p["loads"])
     assert {x: state["supply"][x] + carried[x] for x in CHIPS} == CHIPS
     assert all(len(p["loads"]) <= ENGINE.capacity(state, p["seat"]) for p in players)
-    in_force = [e["card"] for e in state["effects"]]
+    # An event card is in force until discarded; destroyed track's rebuild rights outlast their card (then
+    # already in the discards, and perhaps drawn again).
+    in_force = [e["card"] for e in state["effects"] if e["status"] != "rebuild"]
     assert Counter(state["deck"]) + Counter(state["discards"]) + Counter(c for p in players for c in p["hand"]) \
         + Counter(in_force) == ALL_CARDS
     foremen = Counter(state["foreman_deck"]) + Counter(state["foreman_discards"]) \

@@ -123,15 +123,16 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def state_payload(*, game: Game, seat: int | None) -> dict[str, Any]:
-    """What one seat (None: spectator) receives: its own view and its legal commands."""
+def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What one seat (None: spectator) receives: its own view (or ``document`` in its place) and its legal
+    commands."""
     payload: dict[str, Any] = {"version": game.version, "status": game.status, "seat": seat}
     if game.state is None:
         payload["state"] = None
         payload["legal_commands"] = []
         return payload
     engine = get_engine(game.kind)
-    payload["state"] = engine.view(game.state, seat=seat)
+    payload["state"] = engine.view(game.state, seat=seat) if document is None else document
     payload["legal_commands"] = (
         engine.legal_commands(game.state, seat=seat)
         if seat is not None and game.status == Game.Status.ACTIVE
@@ -164,12 +165,13 @@ def get_state_response(*, game: Game, seat: int | None, protocol: bool = False, 
     (``Engine.protocol_state`` not None, e.g. Runerail's, the server notes' state), ``state`` is
     that document with ``commands``, every action of the log so far, added; ``geography=False``
     leaves out its static ``geography``. The other routes' get-state is the view (pages rely on it)."""
-    payload = state_payload(game=game, seat=seat)
-    payload.pop("status")
+    document = None
     if protocol and game.state is not None:
         document = get_engine(game.kind).protocol_state(game.state, seat=seat)
         if document is not None:
-            payload["state"] = protocol_document(game=game, document=document, geography=geography)
+            document = protocol_document(game=game, document=document, geography=geography)
+    payload = state_payload(game=game, seat=seat, document=document)  # the view only when no document replaces it
+    payload.pop("status")
     return {"response": "get-state-response", "status": "ok", **payload}
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile  # noqa: E402
+from bench.common import percentile, replay_recorded  # noqa: E402
 from games.engines.resourceful_rails import ENGINE  # noqa: E402
 from games.engines.resourceful_rails.simulate import NAMES  # noqa: E402
 
@@ -60,31 +60,7 @@ def replay(seconds: float) -> dict:
     fixtures = [json.loads(p.read_text()) for p in sorted(RECORDED.glob("game_*.json"))]
     if not fixtures:
         raise SystemExit(f"no fixtures in {RECORDED}; run tests/games/engines/resourceful_rails/record_games.py")
-    logs = [[(c["seat"], c["command"]) for c in g["commands"]] for g in fixtures]
-    clock = time.perf_counter
-    passes = actions = 0
-    setup_time = 0.0
-    by_kind: dict[str, list[float]] = {}
-    start = clock()
-    while clock() - start < seconds or passes == 0:
-        for game, log in zip(fixtures, logs, strict=True):
-            t0 = clock()
-            state = ENGINE.setup(players=game["players"], options=game["options"], seed=game["seed"])
-            setup_time += clock() - t0
-            if passes == 0:
-                for seat, command in log:
-                    t1 = clock()
-                    ENGINE.apply(state, seat=seat, command=command)
-                    by_kind.setdefault(command["cmd"], []).append(clock() - t1)
-            else:
-                for seat, command in log:
-                    ENGINE.apply(state, seat=seat, command=command)
-            assert [p["cash"] for p in state["players"]] == game["final_cash"]
-            actions += len(log)
-        passes += 1
-    elapsed = clock() - start
-    return {"games": len(fixtures), "passes": passes, "actions": actions, "elapsed": elapsed,
-            "setup": setup_time, "by_kind": by_kind}
+    return replay_recorded(ENGINE, fixtures, seconds, "cash")
 
 
 def ms(seconds: float) -> str:

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile  # noqa: E402
+from bench.common import percentile, replay_recorded  # noqa: E402
 from games.engines.base import RulesError  # noqa: E402
 from games.engines.rail_core.simulate import NAMES  # noqa: E402
 from games.engines.runerail import ENGINE, data  # noqa: E402
@@ -198,37 +198,6 @@ def bot_games(bots: list[str], seconds: float) -> dict:
             "per_turn": per_turn}
 
 
-# -- replay ---------------------------------------------------------------------------------------------
-
-
-def replay(games: list[dict], seconds: float) -> dict:
-    logs = [[(c["seat"], c["command"]) for c in g["commands"]] for g in games]
-    clock = time.perf_counter
-    passes = actions = 0
-    setup_time = 0.0
-    by_kind: dict[str, list[float]] = {}
-    start, cpu = clock(), time.process_time()
-    while clock() - start < seconds or passes == 0:
-        for game, log in zip(games, logs, strict=True):
-            t0 = clock()
-            state = ENGINE.setup(players=game["players"], options=game["options"], seed=game["seed"])
-            setup_time += clock() - t0
-            if passes == 0:
-                for seat, command in log:
-                    t1 = clock()
-                    ENGINE.apply(state, seat=seat, command=command)
-                    by_kind.setdefault(command["cmd"], []).append(clock() - t1)
-            else:
-                for seat, command in log:
-                    ENGINE.apply(state, seat=seat, command=command)
-            assert [p["gold"] for p in state["players"]] == game["final_gold"]
-            actions += len(log)
-        passes += 1
-    elapsed, cpu = clock() - start, time.process_time() - cpu
-    return {"games": len(games), "passes": passes, "actions": actions, "elapsed": elapsed, "cpu": cpu,
-            "setup": setup_time, "by_kind": by_kind}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per bot-game lineup and for the replay")
@@ -265,7 +234,7 @@ def main() -> None:
         print(f"  planner per command: {spread(all_command)} ({len(all_command)} commands)")
         print(f"  planner per turn   : {spread(all_turn)} ({len(all_turn)} turns: every command of one turn)")
 
-    r = replay(games, args.seconds)
+    r = replay_recorded(ENGINE, games, args.seconds, "gold")
     apply_time = r["elapsed"] - r["setup"]
     rate = r["actions"] / r["elapsed"]
     print(f"  replay             : {rate:,.0f} actions/s with the setups, {r['actions'] / apply_time:,.0f} actions/s "

@@ -40,6 +40,38 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+def replay_recorded(engine, games: list[dict], seconds: float, money: str) -> dict:
+    """Replay recorded whole games (``tests/games/engines/<title>/recorded/``: seed, players, options and
+    commands) through ``engine`` from setup, again and again for at least ``seconds`` (once at least), each
+    game's players' ``money`` checked against its ``final_<money>``. The first pass times every command
+    (``by_kind``: seconds per command name); the rest run untimed. Returns the counts, wall and CPU seconds."""
+    logs = [[(c["seat"], c["command"]) for c in g["commands"]] for g in games]
+    clock = time.perf_counter
+    passes = actions = 0
+    setup_time = 0.0
+    by_kind: dict[str, list[float]] = {}
+    start, cpu = clock(), time.process_time()
+    while clock() - start < seconds or passes == 0:
+        for game, log in zip(games, logs, strict=True):
+            t0 = clock()
+            state = engine.setup(players=game["players"], options=game["options"], seed=game["seed"])
+            setup_time += clock() - t0
+            if passes == 0:
+                for seat, command in log:
+                    t1 = clock()
+                    engine.apply(state, seat=seat, command=command)
+                    by_kind.setdefault(command["cmd"], []).append(clock() - t1)
+            else:
+                for seat, command in log:
+                    engine.apply(state, seat=seat, command=command)
+            assert [p[money] for p in state["players"]] == game[f"final_{money}"]
+            actions += len(log)
+        passes += 1
+    elapsed, cpu = clock() - start, time.process_time() - cpu
+    return {"games": len(games), "passes": passes, "actions": actions, "elapsed": elapsed, "cpu": cpu,
+            "setup": setup_time, "by_kind": by_kind}
+
+
 def summary(values: list[float]) -> dict[str, float]:
     return {
         "n": len(values),

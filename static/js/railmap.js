@@ -248,7 +248,8 @@ Junction.RailMap = (() => {
 
   /* Draw `mapData` (junction/rail-map@1) into `container` (an empty element the page sizes;
    * railmap.css gives it a height). options: {colors: {seat: colour}, onTap(key, info),
-   * label(city) → text, goodsNames: {id: name} or (id) → name, ariaLabel, layer, seaTaps}. */
+   * label(city) → text, goodsNames: {id: name} or (id) → name, goodsKey: the cities' key listing what
+   * they offer ("goods" unless given: the map format leaves it to the title), ariaLabel, layer, seaTaps}. */
   function create(container, mapData, options) {
     if (!container || !container.append) throw new TypeError("RailMap: a container element is needed");
     const opts = Object.assign({}, options);
@@ -343,7 +344,8 @@ Junction.RailMap = (() => {
         const city = m.cities.get(cid);
         const size = ["small", "medium", "major"].includes(city.size) ? city.size : "small";
         const name = cityName(city);
-        const goods = (Array.isArray(city.goods) ? city.goods : []).map(goodsName);
+        const offered = city[opts.goodsKey || "goods"];
+        const goods = (Array.isArray(offered) ? offered : []).map(goodsName);
         const title = name + (goods.length ? " — " + goods.join(", ") : "");
         const g = svgEl("g", { class: "rm-city rm-city-" + size, "data-city": cid });
         let x, y, bottom;

@@ -19,7 +19,7 @@
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
 
   // ---- content: the map and the names of things ------------------------------------------------
-  let content = null, contentLoading = null, mapData = null;
+  let content = null, contentLoading = null;
   let cityNames = {}, cityNodes = {}, cityRegion = {}, loadNames = {}, loadSources = {}, foremen = {}, locos = {}, events = {}, ships = {},
     colorHex = {}, regionNames = {}, areaKeys = {}, layerNames = {};
   function loadContent() {
@@ -38,8 +38,6 @@
         for (const l of content.map.layers || []) layerNames[l.id] = l.name;
         areaKeys = content.areas || {};
         colorHex = content.colors || {};
-        // The map's cities list their loads; the rail map labels a city with its `goods`.
-        mapData = Object.assign({}, content.map, { cities: content.map.cities.map((c) => Object.assign({}, c, { goods: c.loads || [] })) });
         return content;
       });
     }
@@ -230,7 +228,8 @@
     if (map || !content) return map;
     $("rn-map-loading").hidden = true;
     $("rn-map").hidden = false;
-    map = Junction.RailMap.create($("rn-map"), mapData, {
+    map = Junction.RailMap.create($("rn-map"), content.map, {
+      goodsKey: "loads",
       goodsNames: loadNames,
       ariaLabel: "Map of " + text(content.map.name, "the realm") + ": mileposts, cities, the sea, everyone's track, trains and ships",
       onTap: (key, info) => onTap(key, info),

@@ -180,20 +180,20 @@ def _area_cities(card: str) -> tuple[str, ...]:
     return tuple(sorted({m.nodes[i].city for i in area.nodes | area.pair_ends if m.nodes[i].city}))
 
 
-def _switch(state: dict[str, Any], kind: str) -> dict[str, Any]:
-    effect = next((e for e in state["effects"] if e["kind"] == kind and e["status"] == "active"), None)
+def _switch(engine: Runerail, state: dict[str, Any], kind: str) -> dict[str, Any]:
+    effect = engine.in_force(state, kind)
     if effect is None:
         return {"enabled": False, "ends_turn": None, "card": None}
     return {"enabled": True, "ends_turn": ends_turn(state, effect["ends"]), "card": effect["card"]}
 
 
-def effects(state: dict[str, Any]) -> dict[str, Any]:
+def effects(engine: Runerail, state: dict[str, Any]) -> dict[str, Any]:
     """The notes' effect states: each with whether it is on and the turn it ends."""
     core = data.core()
     open_links = {link.name: core.link_open(state["rail"], link) for link in core.map.link_groups}
     active = [e for e in state["effects"] if e["status"] == "active"]
-    bridge = next((e for e in active if e["kind"] == "open-bridge"), None)
-    strike = next((e for e in active if e["kind"] == "suspend-magic"), None)
+    bridge = engine.in_force(state, "open-bridge")
+    strike = engine.in_force(state, "suspend-magic")
     return {
         "rainbow_bridge": {"enabled": bool(open_links.get(data.PRISM_BRIDGE)),
                            "ends_turn": ends_turn(state, bridge["ends"]) if bridge else None,
@@ -206,9 +206,9 @@ def effects(state: dict[str, Any]) -> dict[str, Any]:
         "half_rate_areas": [_area_effect(state, e) for e in active if e["kind"] == "half-rate"],
         "no_loading": [{**_area_effect(state, e), "cities": list(_area_cities(e["card"]))}
                        for e in active if e["kind"] == "no-loading"],
-        "no_upgrading": _switch(state, "no-upgrade"),
-        "no_ship_changes": _switch(state, SHIP_CHANGES),
-        "no_foreman_change": _switch(state, "no-foreman-change"),
+        "no_upgrading": _switch(engine, state, "no-upgrade"),
+        "no_ship_changes": _switch(engine, state, SHIP_CHANGES),
+        "no_foreman_change": _switch(engine, state, "no-foreman-change"),
         "cards": [{"card": e["card"], "kind": e["kind"], "status": e["status"], "drawn_by": e["drawn_by"],
                    **_ends(state, e)} for e in state["effects"]],
     }
@@ -366,7 +366,7 @@ def protocol_state(engine: Runerail, state: dict[str, Any], *, seat: int | None)
     caller, and ``you``, the caller's private part. The module docstring describes it."""
     phase, step = _phase(state)
     active = None if state["finished"] else state["active"]
-    fx = effects(state)
+    fx = effects(engine, state)
     turn = state["turn"]
     fees = state["rail"]["turn"].get("fees_paid", [])
     current = None

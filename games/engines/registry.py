@@ -53,4 +53,5 @@ BUILTIN = (
     "games.engines.wood_and_steel",
     "games.engines.resourceful_rails",
     "games.engines.runerail",
+    "games.engines.slipway",
 )

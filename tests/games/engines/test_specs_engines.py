@@ -11,12 +11,13 @@ from games.engines.base import RulesError
 from games.engines.locomotive_werks import ENGINE as LW
 from games.engines.resourceful_rails import ENGINE as RR
 from games.engines.runerail import ENGINE as RUNE
+from games.engines.slipway import ENGINE as SLIP
 from games.engines.specs import Obj, command_check
 from games.engines.wood_and_steel import ENGINE as WS
 from tests.support.toy_engine import ENGINE as TOY
 
 ENGINES = {"locomotive-werks": (LW, 3), "wood-and-steel": (WS, 3), "resourceful-rails": (RR, 3),
-           "runerail": (RUNE, 3), "toy": (TOY, 2)}
+           "runerail": (RUNE, 3), "slipway": (SLIP, 3), "toy": (TOY, 2)}
 
 
 def play(engine, players: int, seed: int, bots: list[str], max_moves: int):

@@ -774,7 +774,7 @@ class Slipway(Engine):
     def _completed_at(self, state: State, seat: int, slot: int) -> tuple[int, int]:
         player = state["players"][seat]
         ship = yard.ship_at(self.cells(player), slot, data.setup()["ship_max"])
-        require(ship is not None, "no-ship", f"No completed ship has its bow in slot {slot}.")
+        require(ship is not None, "no-ship", f"No completed ship has its bow in slot {slot + 1} (command slot {slot}).")
         return ship
 
     def outfit_problem(self, state: State, seat: int, slot: int, items: list[str]) -> tuple[str, str] | None:
@@ -1085,6 +1085,80 @@ class Slipway(Engine):
                         offer({"cmd": "exchange", "tile": t, "uses": list(uses)}, 0)
         else:
             offer({"cmd": "subsidy"}, 0)
+
+    # -- planning (for pages; changes nothing) -------------------------------------------------------------
+    def plan(self, state: State, *, seat: int, request: dict[str, Any]) -> dict[str, Any]:
+        """Preview what a command would do before it is sent (``POST /api/games/{code}/plan``):
+
+        - ``{"plan": "build", "tiles": [{tile, slot}, ...], "tile": id?}``: the pending tiles' cost and problem
+          (None: they may be built together), and for a next ``tile`` each empty slot's reason it cannot go there;
+        - ``{"plan": "outfit", "slot": bow, "items": [...]}``: whether those items fit the completed ship, its
+          room, what they need, and the speed it would then have;
+        - ``{"plan": "cruise", "slot": bow}``: its speed, whether it can cruise, and each path with its spots and
+          score (at most 200 paths)."""
+        if state["finished"]:
+            raise RulesError("game-finished", "The game is over.")
+        player = state["players"][seat]
+        what = request.get("plan")
+        if what == "build":
+            return self._plan_build(state, seat, request)
+        slot = request.get("slot")
+        if type(slot) is not int or not 0 <= slot < len(player["yard"]):
+            raise RulesError("invalid-plan", "'slot' must be the yard slot of a completed ship's bow.")
+        first, last = self._completed_at(state, seat, slot)
+        tiles = player["yard"][first:last + 1]
+        if what == "outfit":
+            items = request.get("items", [])
+            if type(items) is not list or len(items) > 30 or any(i not in ITEMS for i in items):
+                raise RulesError("invalid-plan", f"'items' must be a list of items ({', '.join(ITEMS)}).")
+            problem = self.outfit_problem(state, seat, slot, items)
+            on_board = player["outfits"].get(str(slot), []) + items
+            return {"plan": "outfit", "problem": None if problem is None else {"code": problem[0], "message": problem[1]},
+                    "room": self.capacity(player, tiles), "needs": self.needs(on_board),
+                    "speed": self.speed(player, tiles, on_board), "captain": "captain" in on_board}
+        if what == "cruise":
+            facts = self.cruise_facts(state, seat, slot)
+            paths = []
+            if facts["captain"]:
+                for p in canal.paths(player["canal"], data.canals(), facts["speed"])[:200]:
+                    walked = canal.walk(player["canal"], data.canals(), p["path"], start=p.get("start"))
+                    score = self.score_cruise(player, tiles, facts["items"], facts["speed"], walked["spots"])
+                    paths.append({"start": p.get("start"), "path": p["path"], "spots": walked["spots"],
+                                  "removed": walked["removed"], "score": score})
+            return {"plan": "cruise", "speed": facts["speed"], "captain": facts["captain"],
+                    "can_cruise": facts["captain"] and facts["path"], "paths": paths}
+        raise RulesError("invalid-plan", "'plan' must be \"build\", \"outfit\" or \"cruise\".")
+
+    def _plan_build(self, state: State, seat: int, request: dict[str, Any]) -> dict[str, Any]:
+        player = state["players"][seat]
+        ships = data.ships()
+        pending = request.get("tiles", [])
+        ok = type(pending) is list and len(pending) <= 3 and all(
+            type(w) is dict and w.get("tile") in ships and type(w.get("slot")) is int
+            and 0 <= w["slot"] < len(player["yard"]) for w in pending)
+        if not ok:
+            raise RulesError("invalid-plan", "'tiles' must be up to 3 {tile, slot} with a ship tile id and a yard slot.")
+        cells = self.cells(player)
+        ship_max = data.setup()["ship_max"]
+        placed = [(w["slot"], ships[w["tile"]]["part"]) for w in pending]
+        problem = yard.placement_problem(cells, placed, ship_max) if placed else None
+        out: dict[str, Any] = {"plan": "build", "cost": sum(ships[w["tile"]]["cost"] for w in pending),
+                               "money": player["money"],
+                               "problem": None if problem is None else {"code": problem[0], "message": problem[1]}}
+        tile = request.get("tile")
+        if tile is not None:
+            if tile not in ships:
+                raise RulesError("invalid-plan", "'tile' must be a ship tile id.")
+            used = {w["slot"] for w in pending}
+            part = ships[tile]["part"]
+            slots = []
+            for slot, cell in enumerate(cells):
+                if cell is not None or slot in used:
+                    continue
+                p = yard.placement_problem(cells, [*placed, (slot, part)], ship_max)
+                slots.append({"slot": slot, "reason": None if p is None else {"code": p[0], "message": p[1]}})
+            out["slots"] = slots
+        return out
 
     # -- view --------------------------------------------------------------------------------------------
     def content(self) -> dict[str, Any]:

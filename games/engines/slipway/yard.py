@@ -128,7 +128,7 @@ def _never_message(row: Cells, slot: int, ship_max: int) -> str:
                "bow on the left, stern on the right)")
     else:
         why = "the tiles around it are in the way of every ship it could belong to"
-    return f"A {part} in slot {slot} could never {_VERB[part]} a ship: {why}."
+    return f"A {part} in slot {slot + 1} could never {_VERB[part]} a ship: {why}."
 
 
 def placement_problem(cells: Sequence[str | None], placements: Iterable[tuple[int, str]],
@@ -140,11 +140,11 @@ def placement_problem(cells: Sequence[str | None], placements: Iterable[tuple[in
         if part not in PARTS:
             raise ValueError(f"not a ship part: {part!r}")
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(row):
-            return "bad-slot", f"There is no slot {slot!r} in the yard (its slots are 0 to {len(row) - 1})."
+            return "bad-slot", f"There is no slot {slot!r} in the yard (its slots are 0 to {len(row) - 1} in commands, 1 to {len(row)} on the page)."
         if slot in placed:
-            return "slot-taken", f"Slot {slot} is named twice."
+            return "slot-taken", f"Slot {slot + 1} is named twice."
         if row[slot] is not None:
-            return "slot-taken", f"Slot {slot} already holds a {row[slot]}."
+            return "slot-taken", f"Slot {slot + 1} already holds a {row[slot]}."
         row[slot] = part
         placed.append(slot)
     after = tuple(row)

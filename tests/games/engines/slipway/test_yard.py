@@ -108,7 +108,7 @@ def test_bad_slot(slot):
 def test_lone_stern_in_slot_0():
     code, message = yard.placement_problem(row("........"), [(0, yard.STERN)])
     assert code == "no-ship-possible"
-    assert message.startswith("A stern in slot 0 could never end a ship")
+    assert message.startswith("A stern in slot 1 could never end a ship")
 
 
 def test_refusal_names_the_placed_tile():
@@ -116,11 +116,11 @@ def test_refusal_names_the_placed_tile():
     own slot would be fine in an empty row (so the reason is its neighbours)."""
     code, message = yard.placement_problem(row("......B."), [(7, yard.STERN)])
     assert code == "no-ship-possible"
-    assert message.startswith("A stern in slot 7 could never end a ship: the tiles around it")
+    assert message.startswith("A stern in slot 8 could never end a ship: the tiles around it")
     code, message = yard.placement_problem(row("........"), [(7, yard.BOW)])
-    assert message.startswith("A bow in slot 7 could never begin a ship: the row has no room")
+    assert message.startswith("A bow in slot 8 could never begin a ship: the row has no room")
     code, message = yard.placement_problem(row("........"), [(0, yard.MIDDLE)])
-    assert message.startswith("A middle in slot 0 could never be part of a ship")
+    assert message.startswith("A middle in slot 1 could never be part of a ship")
 
 
 def test_filling_the_row_without_a_ship_is_refused():
@@ -205,7 +205,7 @@ def test_placement_problem_agrees_with_feasible(cells):
     if problem is not None:
         code, message = problem
         assert code == "no-ship-possible"
-        part, slot = message.split()[1], int(message.split()[4])
+        part, slot = message.split()[1], int(message.split()[4]) - 1  # the message counts slots from 1
         assert cells[slot] == part
 
 

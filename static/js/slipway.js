@@ -1,0 +1,627 @@
+/* Slipway's play surface: the action track, the timer, the wheels and the markets, everyone's yard,
+ * canals and fleet, and — on your turn — controls driven by the engine's listing (view.listing:
+ * {command, price, reason}): a refused entry shows its reason. Builds, outfits and cruises are planned
+ * by the server before they are sent (POST /api/games/{code}/plan); nothing here knows a rule. Every
+ * component is drawn from the kind's content (GET /api/kinds/slipway/content) by slipway_draw.js. */
+"use strict";
+(() => {
+  const KIND = "slipway";
+  const $ = (id) => document.getElementById(id);
+  const { el, plural, text } = Junction;
+  const D = window.SlipwayDraw;
+  const key = Junction.commandKey;
+  const ACTION_NAMES = {
+    build: "Build ships", canal: "Rent a canal", commodity: "Purchase commodities", equipment: "Manufacture equipment",
+    crew: "Recruit crew", employee: "Hire an employee", exchange: "Exchange commodities", subsidy: "Receive subsidy",
+  };
+  const PHASES = { play: "Playing", "final-action": "Final actions", "final-build": "Final build", finished: "Game over" };
+  const ITEMS = ["smokestack", "sail", "crane", "cannon", "captain", "stoker", "marine", "merchant"];
+  const ROOM = { cabin: "cabins", stoker_cabin: "stoker cabins", rig: "rig mounts", crane: "crane mounts", cannon: "cannon mounts" };
+  const SPOT_WORDS = { N: "north mouth", E: "east mouth", S: "south mouth", W: "west mouth", C: "centre" };
+  const andList = new Intl.ListFormat("en", { type: "conjunction" });
+
+  // ---- content ----------------------------------------------------------------------------------
+  let content = null, contentLoading = null;
+  const ships = {}, canals = {}, goods = {}, kinds = {}, kindNames = {}, employees = {}, contracts = {};
+  function loadContent() {
+    if (content) return Promise.resolve(content);
+    if (!contentLoading) {
+      contentLoading = Junction.api("GET", "/api/kinds/" + KIND + "/content").then((result) => {
+        if (!result.ok || !result.data || !result.data.ships) { contentLoading = null; throw new Error(Junction.errorText(result)); }
+        content = result.data;
+        for (const t of content.ships.tiles) ships[t.id] = t;
+        for (const t of content.canals.tiles) canals[t.id] = t;
+        const start = Object.assign({ id: "start" }, content.canals.start);
+        canals[start.id] = start;
+        for (const t of content.goods.tiles) goods[t.id] = t;
+        for (const k of content.goods.kinds) { kinds[k.id] = k; kindNames[k.id] = k.name; }
+        for (const e of content.employees.tiles) employees[e.id] = e;
+        for (const c of content.contracts.tiles) contracts[c.id] = c;
+        return content;
+      });
+    }
+    return contentLoading;
+  }
+
+  // ---- names and words ------------------------------------------------------------------------------
+  let names = {}, colors = {};
+  const who = (seat) => names[seat] || "seat " + (Number(seat) + 1);
+  const colorOf = (seat) => (content && content.colors[colors[seat]]) || "#888";
+  const coins = (n) => plural(n, "coin");
+  const slotName = (slot) => "slot " + (Number(slot) + 1);  // commands count from 0, people from 1
+  const where = (p) => (p ? SPOT_WORDS[p.spot || p[2]] + " of (" + text(p.x === undefined ? p[0] : p.x) + ", " + text(p.y === undefined ? p[1] : p.y) + ")" : "");
+  const shipPart = (id) => (ships[id] ? ships[id].part + " " + id : text(id));
+
+  function describe(e) {
+    switch (e.type) {
+      case "advanced": return who(e.seat) + " moved " + ACTION_NAMES[e.action] + " to the front of the track.";
+      case "queue-cube-removed": return "A queue cube was removed (" + plural(e.left, "cube") + " left).";
+      case "discard-owed": return who(e.seat) + " owes a contract discard.";
+      case "end-triggered": return e.reason === "stack" ? "The " + text(e.part) + " stack ran out: the game is ending." : "The queue is empty: the game is ending.";
+      case "turn-ended": return who(e.seat) + " ended the turn.";
+      case "phase": return (PHASES[e.phase] || text(e.phase)) + " begin" + (e.phase === "final-build" ? "s" : "") + ".";
+      case "contract-discarded": return who(e.seat) + " discarded a government contract.";
+      case "chose": return who(e.seat) + " chose " + ACTION_NAMES[e.action] + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
+      case "forfeited": return who(e.seat) + " could not perform " + ACTION_NAMES[e.action] + ": forfeited.";
+      case "bonus": return who(e.seat) + " paid " + coins(e.cost) + " for a bonus action: " + ACTION_NAMES[e.action] + ".";
+      case "built": return who(e.seat) + " built " + andList.format((e.tiles || []).map((w) => shipPart(w.tile) + " in " + slotName(w.slot))) + " for " + coins(e.cost) + ".";
+      case "ship-completed": return who(e.seat) + " completed a ship of " + plural(e.length, "piece") + " (bow in " + slotName(e.slot) + ").";
+      case "canal-rented": return who(e.seat) + " rented " + text((canals[e.tile] || {}).name, e.tile) + " for " + coins(e.cost) + " at (" + e.x + ", " + e.y + ").";
+      case "commodity-bought": return who(e.seat) + " bought commodity tile " + text(e.tile) + " for " + coins(e.cost) + ".";
+      case "manufactured": return who(e.seat) + " manufactured " + andList.format(e.items || []) + (e.cost ? " for " + coins(e.cost) : "") + ".";
+      case "recruited": return who(e.seat) + " recruited " + andList.format(e.items || []) + (e.cost ? " for " + coins(e.cost) : "") + ".";
+      case "hired": return who(e.seat) + " hired " + text((employees[e.employee] || {}).name, e.employee) + " for " + coins(e.cost) + ".";
+      case "exchanged": return who(e.seat) + " exchanged " + text(e.tile) + ": " + andList.format((e.uses || []).map((u) => (u === "sell" ? "sold" : u))) + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
+      case "subsidy": return who(e.seat) + " received a subsidy of " + coins(e.amount) + ".";
+      case "outfitted": return who(e.seat) + " put " + andList.format(e.items || []) + " on the ship in " + slotName(e.slot) + ".";
+      case "ship-lost": return who(e.seat) + "'s ship in " + slotName(e.slot) + " was lost (" + (e.reason === "no-captain" ? "no captain" : "its canals were too short for speed " + text(e.speed)) + ").";
+      case "cruised": return who(e.seat) + "'s ship (speed " + text(e.speed) + ") made its cruise: " + plural(e.score && e.score.total, "point") + ".";
+      case "passed": return who(e.seat) + " passed the final build.";
+      case "game-over": return "Game over: " + andList.format((e.winners || []).map(who)) + " won.";
+      default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
+    }
+  }
+  function describeAction(action) { return action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : ""; }
+
+  // ---- what this page is doing (reset with every new version) ---------------------------------------
+  let ui = null, uiVersion = -1, last = null;
+  const fresh = () => ({ build: { pending: [], tile: null, plan: null, ticket: 0 }, canal: { tile: null, cell: null, turn: 0 },
+    outfit: {}, cruise: {}, exchange: {} });
+
+  // ---- listing helpers ---------------------------------------------------------------------------------
+  let entries = [], legal = new Set(), status = "active";
+  function blockedBy(entry) {
+    if (status && status !== "active" && Junction.STATUS_REASONS[status]) return { code: status, message: Junction.STATUS_REASONS[status] };
+    if (entry.reason) return entry.reason;
+    if (legal.has(key(entry.command))) return null;
+    return { code: "unavailable", message: "Not possible right now." };
+  }
+  const listed = (cmd, test) => entries.filter((e) => e.command.cmd === cmd && (!test || test(e.command)));
+  let reasonCount = 0;
+  /* A button for one listing entry: its price on it, disabled with the reason beside it when refused. */
+  function entryButton(entry, label, opts) {
+    const o = opts || {};
+    const blocked = entry ? blockedBy(entry) : o.blocked;
+    const id = "sw-why-" + (++reasonCount);
+    const priced = entry && entry.price ? label + " · " + coins(entry.price) : label;
+    const button = el("button", { type: "button", class: o.primary ? "primary" : null, "data-cmd": entry ? entry.command.cmd : o.cmd, "data-key": entry ? key(entry.command) : null,
+      disabled: !!blocked, "aria-describedby": blocked ? id : null, "aria-label": o.aria || null,
+      onclick: (ev) => (o.onclick ? o.onclick(ev.currentTarget) : send(entry.command, ev.currentTarget)) }, o.icon || null, priced);
+    return el("div", { class: "sw-option" + (blocked ? " refused" : "") }, button, blocked ? el("span", { class: "sw-reason", id }, text(blocked.message)) : null);
+  }
+  async function send(command, button) {
+    Junction.showError($("play-error"), "");
+    if (button) button.disabled = true;
+    const result = await last.ctx.send(command);
+    if (result.type === "error") {
+      if (button) button.disabled = false;
+      Junction.showError($("play-error"), text(result.error.message, "That did not work."), button && button.isConnected ? button : undefined);
+    }
+    return result;
+  }
+  async function plan(body) {
+    const result = await last.ctx.api("POST", "/api/games/" + last.ctx.code + "/plan", body);
+    if (!result.ok) { Junction.showError($("play-error"), Junction.errorText(result), null); return null; }
+    return result.data;
+  }
+
+  // ---- the board -------------------------------------------------------------------------------------
+  function renderBoard(view) {
+    const turn = view.turn || {};
+    $("sw-track").replaceChildren(D.actionTrack(view.track, turn.front, colorOf, who));
+    const t = view.timer;
+    $("sw-timer").textContent = "Timer " + text(t.space) + " of " + text(t.spaces) + " · queue: " + plural(t.queue, "cube") + " left" +
+      (t.end ? " · the game is ending" : "");
+    const w = content.wheels;
+    $("sw-wheels").replaceChildren(
+      el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Equipment", w.equipment_ring, view.markers.equipment), el("figcaption", {}, "Equipment")),
+      el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Crew", w.crew_ring, view.markers.crew), el("figcaption", {}, "Crew")),
+      el("figure", { class: "sw-wheel-fig" }, D.employeeWheel(view.markets.employees, view.markers.employee), el("figcaption", {}, "Employees")),
+      el("figure", { class: "sw-wheel-fig" }, D.priceRing(content.goods.price_ring, content.goods.kinds, view.markers.price), el("figcaption", {}, "Prices")));
+    const stops = view.markets.employees.map((stop, i) => el("li", { class: "sw-stop" + (i === view.markers.employee ? " marker" : "") },
+      el("b", {}, "Stop " + (i + 1) + (i === view.markers.employee ? " (marker)" : "")),
+      el("div", { class: "sw-row" }, stop.map((e) => (e && employees[e] ? D.employeeTile(employees[e], kindNames) : el("span", { class: "muted" }, "empty"))))));
+    $("sw-stops").replaceChildren(...stops);
+    const m = view.markets;
+    $("sw-market-ships").replaceChildren(...["bow", "middle", "stern"].map((part) =>
+      el("div", { class: "sw-part" }, el("b", {}, part + "s (" + plural(m.ship_supply[part], "tile") + " in the stack)"),
+        el("div", { class: "sw-row" }, m.ships[part].map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.shipTile(ships[id])))))));
+    $("sw-market-canals").replaceChildren(el("div", { class: "sw-row" }, m.canals.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.canalTile(canals[id], 0), el("small", {}, text(canals[id].name))))),
+      el("p", { class: "muted" }, plural(m.canal_supply, "canal tile") + " in the supply."));
+    $("sw-market-goods").replaceChildren(el("div", { class: "sw-row" }, m.goods.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.commodityTile(goods[id], kindNames)))),
+      el("p", { class: "muted" }, plural(m.goods_supply, "commodity tile") + " in the supply."));
+  }
+
+  // ---- a canal grid (HTML cells, each a drawn tile; candidate cells are buttons) ---------------------------
+  function canalGrid(player, opts) {
+    const o = opts || {};
+    const tiles = player.canal.tiles;
+    const cells = new Map(tiles.map((t) => [t.x + "," + t.y, t]));
+    const extra = o.candidates || [];
+    const xs = tiles.map((t) => t.x).concat(extra.map((c) => c.x)), ys = tiles.map((t) => t.y).concat(extra.map((c) => c.y));
+    if (!xs.length) return el("p", { class: "muted" }, "No canal tiles.");
+    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+    const grid = el("div", { class: "sw-grid", style: "grid-template-columns: repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))", role: "group", "aria-label": o.label || text(player.name) + "'s canals" });
+    const token = player.canal.token;
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
+      const t = cells.get(x + "," + y);
+      const cand = extra.find((c) => c.x === x && c.y === y);
+      const path = o.path ? o.path[x + "," + y] : null;
+      const tok = token && token.x === x && token.y === y ? token.spot : null;
+      if (t) grid.append(el("div", { class: "sw-cell", "data-x": x, "data-y": y }, D.canalTile(canals[t.tile], t.rotation, { path, token: tok, tokenColor: colorOf(player.seat) })));
+      else if (cand) grid.append(cand.node);
+      else grid.append(el("div", { class: "sw-cell empty", "aria-hidden": "true" }));
+    }
+    return grid;
+  }
+
+  // ---- everyone's boards ------------------------------------------------------------------------------
+  function stockMarks(items) {
+    const have = ITEMS.filter((it) => items[it] > 0);
+    if (!have.length) return el("span", { class: "muted" }, "no items");
+    return el("span", { class: "sw-stock" }, have.map((it) => el("span", { class: "sw-item", "data-item": it }, D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7)).ownerSVGElement, " " + it + " ×" + items[it])));
+  }
+  function yardRow(player, marks) {
+    const done = new Map((player.completed || []).map((c) => [c.slot, c]));
+    const inShip = new Set();
+    for (const c of player.completed || []) for (let s = c.slot; s <= c.last; s++) inShip.add(s);
+    return el("div", { class: "sw-yard", role: "group", "aria-label": text(player.name) + "'s yard, slots 1 to " + player.yard.length },
+      player.yard.map((id, slot) => {
+        if (marks && marks[slot]) return marks[slot];
+        return el("div", { class: "sw-slot" + (inShip.has(slot) ? " complete" : "") + (done.has(slot) ? " bow" : ""), "data-slot": slot },
+          id ? D.shipTile(ships[id], { label: "Slot " + (slot + 1) + ": " + D.shipWords(ships[id]) }) : D.emptySlot(slot + 1));
+      }));
+  }
+  function renderPlayers(view) {
+    const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
+    $("sw-players").replaceChildren(...view.order.filter((s) => bySeat[s]).map((seat) => {
+      const p = bySeat[seat];
+      const fleet = p.fleet.map((s, i) => el("li", {}, "Ship " + (i + 1) + ": " + plural(s.tiles.length, "piece") + ", speed " + text(s.speed) + ", " + plural(s.score.total, "point") + (s.items.length ? " (" + s.items.join(", ") + ")" : "")));
+      const lost = p.lost.map((s) => el("li", { class: "lost" }, "Lost: " + plural(s.tiles.length, "piece") + " (" + (s.reason === "no-captain" ? "no captain" : "canals too short") + ")"));
+      const mine = view.you === seat;
+      return el("article", { class: "sw-player" + (seat === view.active_seat ? " active" : "") + (mine ? " me" : ""), "data-seat": seat, style: "--seat:" + colorOf(seat) },
+        el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", "aria-hidden": "true" }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
+          el("span", { class: "sw-money" }, coins(p.money))),
+        el("p", { class: "sw-facts" }, plural(p.cruise_points, "cruise point") + " · " + plural(p.fleet.length, "ship") + " in the fleet · " + plural(p.used_canals, "canal tile") + " used · " +
+          (p.contracts ? "" : plural(p.contract_count, "contract") + " (hidden)") + (p.discards_owed ? " · owes a discard" : "")),
+        el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
+        p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames)))) : null,
+        p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, "Employees "), el("span", { class: "sw-row" }, p.employees.map((e) => D.employeeTile(employees[e], kindNames)))) : null,
+        el("div", { class: "sw-line" }, el("b", {}, "Yard"), yardRow(p)),
+        el("div", { class: "sw-line" }, el("b", {}, "Canals"), canalGrid(p)),
+        fleet.length || lost.length ? el("ol", { class: "sw-fleet" }, fleet, lost) : null,
+        p.contracts ? el("div", { class: "sw-line" }, el("b", {}, mine ? "Your contracts " : "Contracts "), el("span", { class: "sw-row" }, p.contracts.map((c) => D.contract(contracts[c])))) : null);
+    }));
+  }
+
+  // ---- your turn ------------------------------------------------------------------------------------
+  function renderActions(view, payload) {
+    const card = $("sw-actions-card"), box = $("sw-actions"), note = $("sw-actions-note");
+    const turn = view.turn;
+    const me = view.you === null || view.you === undefined ? null : view.players.find((p) => p.seat === view.you);
+    if (!me || !turn || view.finished || last.ctx.readOnly) { card.hidden = true; box.replaceChildren(); return; }
+    card.hidden = false;
+    if (view.active_seat !== view.you) {
+      $("sw-actions-title").textContent = "Waiting";
+      note.hidden = false; note.textContent = "It is " + who(view.active_seat) + "'s turn.";
+      box.replaceChildren();
+      return;
+    }
+    $("sw-actions-title").textContent = "Your turn";
+    const shared = status !== "active" ? Junction.STATUS_REASONS[status] : "";
+    note.hidden = !shared; note.textContent = shared || "";
+    const parts = [];
+    if (turn.stage === "discard") {
+      parts.push(el("p", {}, "Discard a government contract (one is owed)."));
+      for (const entry of listed("discard-contract")) parts.push(el("div", { class: "sw-choice" }, D.contract(contracts[entry.command.contract]), entryButton(entry, "Discard " + contracts[entry.command.contract].name)));
+    } else if (turn.stage === "choose") {
+      parts.push(el("p", {}, "Choose an action tile for your cube" + (view.phase === "final-action" ? " (the final action: no cube, no income)." : ": you take a coin per cube nearer the front.")));
+      const track = view.track;
+      for (const entry of listed("choose")) {
+        const i = track.findIndex((t) => t.action === entry.command.action);
+        const income = view.phase === "play" ? track.slice(i + 1).filter((t) => t.cube !== null && t.cube !== undefined).length : 0;
+        parts.push(entryButton(entry, ACTION_NAMES[entry.command.action] + (income ? " · income +" + income : ""), { primary: true }));
+      }
+    } else {
+      const open = [];
+      if (turn.main && !turn.main_done) open.push(turn.main);
+      if (turn.bonus && !turn.bonus_done) open.push(turn.bonus);
+      if (turn.stage === "final-build") parts.push(...finalBuild(view, me));
+      else for (const action of open) parts.push(el("section", { class: "sw-act", "data-action": action }, el("h4", {}, ACTION_NAMES[action] + (action === turn.bonus ? " (bonus)" : "")), ...actionPanel(action, view, me)));
+      const bonus = listed("bonus");
+      if (bonus.length) parts.push(el("details", { class: "sw-bonus" }, el("summary", {}, "Bonus action (" + coins(content.setup.bonus_cost) + ")"),
+        ...bonus.map((entry) => entryButton(entry, "Bonus: " + ACTION_NAMES[entry.command.action]))));
+      for (const ship of me.completed || []) parts.push(launchPanel(view, me, ship));
+      for (const entry of listed("end-turn")) parts.push(entryButton(entry, "End my turn"));
+      for (const entry of listed("pass")) parts.push(entryButton(entry, "Pass: build nothing"));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  function finalBuild(view) {
+    const out = [el("p", {}, "Final build: a tile that completes one of your ships, or pass.")];
+    for (const entry of listed("build")) {
+      const w = entry.command.tiles[0];
+      out.push(entryButton(entry, "Build " + shipPart(w.tile) + " in " + slotName(w.slot), { icon: D.shipTile(ships[w.tile], { label: null }) }));
+    }
+    return out;
+  }
+
+  function actionPanel(action, view, me) {
+    switch (action) {
+      case "build": return buildPanel(view, me);
+      case "canal": return canalPanel(view, me);
+      case "commodity": return listed("buy-commodity").map((entry) => entryButton(entry, "Buy " + entry.command.tile, { icon: D.commodityTile(goods[entry.command.tile], kindNames), aria: "Buy commodity tile " + entry.command.tile + " (" + goods[entry.command.tile].goods.map((k) => kindNames[k]).join(", ") + ")" + (entry.price ? " for " + coins(entry.price) : "") }));
+      case "equipment": case "crew": return ringPanel(action, view, me);
+      case "employee": return hirePanel(view);
+      case "exchange": return exchangePanel(view, me);
+      default: return listed("subsidy").map((entry) => entryButton(entry, "Take the subsidy (+" + coins(content.setup.subsidy) + ")", { primary: true }));
+    }
+  }
+
+  function ringPanel(action, view, me) {
+    const ring = action === "equipment" ? content.wheels.equipment_ring : content.wheels.crew_ring;
+    const kind = action === "equipment" ? "engineer" : "recruiter";
+    const extra = me.employees.map((e) => employees[e].effect).filter((f) => f.type === kind).map((f) => f.item);
+    return listed(action === "equipment" ? "manufacture" : "recruit").map((entry) => {
+      const steps = entry.command.steps;
+      const item = ring[(view.markers[action] + steps) % ring.length];
+      return entryButton(entry, plural(steps, "step") + (entry.price ? "" : " · free") + " → " + andList.format([item, ...extra]), { icon: D.svg(16, 16, null).appendChild(D.itemMark(8, 8, item, 7)).ownerSVGElement });
+    });
+  }
+
+  function hirePanel(view) {
+    const byStep = new Map();
+    for (const entry of listed("hire")) { const s = entry.command.steps; if (!byStep.has(s)) byStep.set(s, []); byStep.get(s).push(entry); }
+    const stops = view.markets.employees.length;
+    return [...byStep.entries()].map(([steps, list]) => el("div", { class: "sw-hire-stop" }, el("b", {}, "Stop " + (((view.markers.employee + steps) % stops) + 1) + " (" + plural(steps, "step") + ")"),
+      ...list.map((entry) => {
+        const id = view.markets.employees[(view.markers.employee + steps) % stops][entry.command.choice];
+        const e = employees[id];
+        return el("div", { class: "sw-choice" }, D.employeeTile(e, kindNames), entryButton(entry, "Hire " + e.name));
+      })));
+  }
+
+  function exchangePanel(view, me) {
+    const out = [];
+    const ring = content.goods.price_ring;
+    const next = ring[(view.markers.price + 1) % ring.length];
+    const traders = me.employees.map((e) => employees[e].effect).filter((f) => f.type === "trader");
+    for (const tile of me.goods) {
+      const g = goods[tile];
+      const uses = ui.exchange[tile] || (ui.exchange[tile] = g.goods.map(() => "sell"));
+      const selects = g.goods.map((k, i) => {
+        const price = next[k] + traders.filter((f) => f.good === k).reduce((a, f) => a + f.price, 0);
+        const id = "sw-ex-" + tile + "-" + i;
+        const select = el("select", { id, onchange: (ev) => { uses[i] = ev.target.value; redraw(); } },
+          el("option", { value: "sell", selected: uses[i] === "sell" }, "Sell for " + coins(price)),
+          ...kinds[k].trades.map((item) => el("option", { value: item, selected: uses[i] === item }, "Trade for a " + item)));
+        return el("label", { for: id, class: "sw-ex-good" }, kindNames[k], select);
+      });
+      const entry = listed("exchange", (c) => c.tile === tile && key({ cmd: "exchange", tile, uses }) === key(c))[0];
+      out.push(el("div", { class: "sw-exchange", "data-tile": tile }, D.commodityTile(g, kindNames), ...selects,
+        entry ? entryButton(entry, "Exchange " + tile) : entryButton(null, "Exchange " + tile, { blocked: { message: "Two goods of one exchange cannot buy the same item." }, cmd: "exchange" })));
+    }
+    return out;
+  }
+
+  // -- build: tap a market tile, then a yard slot (the server plans which slots are legal) -------------
+  function buildPanel(view, me) {
+    const b = ui.build;
+    const taken = new Set(b.pending.map((w) => w.tile));
+    const market = ["bow", "middle", "stern"].map((part) => el("div", { class: "sw-row sw-market-pick", role: "group", "aria-label": part + "s in the market" },
+      view.markets.ships[part].map((id) => {
+        const t = ships[id];
+        const refused = taken.has(id) ? "Already placed in this build." : b.pending.length >= 3 ? "A build is at most 3 tiles." : t.cost > me.money ? "That costs " + t.cost + "; you have " + me.money + "." : null;
+        return el("button", { type: "button", class: "sw-pick" + (b.tile === id ? " selected" : ""), "data-tile": id, "aria-pressed": b.tile === id ? "true" : "false",
+          disabled: !!refused, title: refused, "aria-label": D.shipWords(t) + (refused ? ". " + refused : ""), onclick: () => pickShip(id) }, D.shipTile(t, { label: null }));
+      })));
+    const marks = {};
+    const slots = b.plan && b.plan.slots ? new Map(b.plan.slots.map((s) => [s.slot, s.reason])) : null;
+    const reasons = [];
+    for (const w of b.pending) marks[w.slot] = el("div", { class: "sw-slot pending", "data-slot": w.slot }, D.shipTile(ships[w.tile], { label: "Slot " + (w.slot + 1) + ": " + D.shipWords(ships[w.tile]) + " (to build)" }));
+    if (b.tile && slots) for (const [slot, reason] of slots) {
+      const id = "sw-slot-why-" + slot;
+      if (reason) reasons.push(el("li", { id }, "Slot " + (slot + 1) + ": " + text(reason.message)));
+      marks[slot] = el("button", { type: "button", class: "sw-slot sw-slot-button" + (reason ? " illegal" : " legal"), "data-slot": slot, disabled: !!reason,
+        "aria-describedby": reason ? id : null, "aria-label": "Slot " + (slot + 1) + (reason ? ": cannot take it" : ": place it here"), onclick: () => placeShip(slot) }, D.emptySlot(slot + 1));
+    }
+    const cost = b.pending.reduce((a, w) => a + ships[w.tile].cost, 0);
+    const problem = b.plan && b.plan.problem;
+    const why = !b.pending.length ? { message: "Tap a tile in the market, then a slot of your yard." }
+      : problem ? problem : cost > me.money ? { message: "These tiles cost " + cost + "; you have " + me.money + "." } : null;
+    return [
+      el("p", { class: "muted", id: "sw-build-hint" }, b.tile ? "Now tap a slot of your yard for " + shipPart(b.tile) + " (illegal slots say why)." : "Tap a ship tile in the market (up to 3), then a slot of your yard."),
+      ...market, yardRow(me, marks), reasons.length ? el("ul", { class: "sw-slot-reasons" }, reasons) : null,
+      el("div", { class: "row" },
+        entryButton(null, "Confirm build · " + coins(cost), { blocked: why, cmd: "build", primary: true, onclick: (btn) => send({ cmd: "build", tiles: b.pending }, btn) }),
+        b.pending.length || b.tile ? el("button", { type: "button", id: "sw-build-clear", onclick: () => { ui.build = fresh().build; redraw(); } }, "Clear") : null),
+    ];
+  }
+  async function pickShip(id) {
+    const b = ui.build;
+    b.tile = b.tile === id ? null : id;
+    b.plan = null;
+    redraw();
+    if (!b.tile) return;
+    const ticket = ++b.ticket;
+    const result = await plan({ plan: "build", tiles: b.pending, tile: id });
+    if (ticket !== b.ticket || ui.build !== b) return;
+    b.plan = result;
+    redraw();
+  }
+  async function placeShip(slot) {
+    const b = ui.build;
+    b.pending.push({ tile: b.tile, slot });
+    b.tile = null;
+    b.plan = null;
+    const ticket = ++b.ticket;
+    redraw();
+    const result = await plan({ plan: "build", tiles: b.pending });
+    if (ticket !== b.ticket || ui.build !== b) return;
+    b.plan = result;
+    redraw();
+  }
+
+  // -- canal: tap a market tile, a legal cell, turn it, confirm -------------------------------------------
+  function canalPanel(view, me) {
+    const c = ui.canal;
+    const rent = listed("rent-canal");
+    const pick = view.markets.canals.map((id) => {
+      const has = rent.filter((e) => e.command.tile === id);
+      const refused = !has.length ? "It fits nowhere in your canal system." : has.every((e) => blockedBy(e)) ? text(blockedBy(has[0]).message) : null;
+      return el("button", { type: "button", class: "sw-pick" + (c.tile === id ? " selected" : ""), "data-tile": id, "aria-pressed": c.tile === id ? "true" : "false", disabled: !!refused,
+        title: refused, "aria-label": D.canalWords(canals[id], 0) + (refused ? ". " + refused : ""), onclick: () => { ui.canal = { tile: c.tile === id ? null : id, cell: null, turn: 0 }; redraw(); } },
+      D.canalTile(canals[id], 0, { label: null }));
+    });
+    const out = [el("p", { class: "muted" }, c.tile ? "Tap a highlighted cell of your canals, turn the tile, confirm." : "Tap a canal tile in the market."),
+      el("div", { class: "sw-row sw-market-pick", role: "group", "aria-label": "Canal tiles in the market" }, pick)];
+    if (c.tile) {
+      const options = rent.filter((e) => e.command.tile === c.tile && !blockedBy(e));
+      const byCell = new Map();
+      for (const e of options) { const k = e.command.x + "," + e.command.y; if (!byCell.has(k)) byCell.set(k, []); byCell.get(k).push(e); }
+      const candidates = [...byCell.entries()].map(([k, list]) => {
+        const [x, y] = k.split(",").map(Number);
+        const chosen = c.cell === k;
+        const entry = chosen ? list[c.turn % list.length] : null;
+        return { x, y, node: el("button", { type: "button", class: "sw-cell candidate" + (chosen ? " selected" : ""), "data-x": x, "data-y": y,
+          "aria-label": "Cell (" + x + ", " + y + ")" + (chosen ? ": " + D.canalWords(canals[c.tile], entry.command.rotation) : ": put it here"),
+          onclick: () => { ui.canal.cell = k; ui.canal.turn = 0; redraw(); } }, chosen ? D.canalTile(canals[c.tile], entry.command.rotation, { label: null }) : el("span", { class: "sw-plus", "aria-hidden": "true" }, "+")) };
+      });
+      out.push(canalGrid(me, { candidates, label: "Your canals: cells where the tile may go" }));
+      const list = c.cell ? byCell.get(c.cell) || [] : [];
+      const entry = list.length ? list[c.turn % list.length] : null;
+      out.push(el("div", { class: "row" },
+        el("button", { type: "button", id: "sw-canal-turn", disabled: list.length < 2, onclick: () => { ui.canal.turn++; redraw(); } }, list.length ? "Turn it (" + (c.turn % list.length + 1) + " of " + list.length + ")" : "Turn it"),
+        entry ? entryButton(entry, "Confirm canal", { primary: true }) : entryButton(null, "Confirm canal", { blocked: { message: "Tap a cell first." }, cmd: "rent-canal", primary: true })));
+    }
+    return out;
+  }
+
+  // -- launch: outfit and cruise a completed ship ---------------------------------------------------------
+  function launchPanel(view, me, ship) {
+    const slot = ship.slot;
+    const tiles = me.yard.slice(slot, ship.last + 1);
+    const o = ui.outfit[slot] || (ui.outfit[slot] = { items: [], plan: null });
+    const head = el("h4", {}, "Your completed ship in " + slotName(slot) + " (" + plural(tiles.length, "piece") + ")");
+    const room = Object.entries(ROOM).map(([k, words]) => plural(ship.room[k], words.replace(/s$/, ""), words)).join(", ");
+    const needs = o.plan ? o.plan.needs : null;
+    const outfitEntries = listed("outfit", (c) => c.slot === slot);
+    const stock = ITEMS.filter((it) => me.items[it] > 0).map((it) => {
+      const left = me.items[it] - o.items.filter((x) => x === it).length;
+      const entry = outfitEntries.find((e) => e.command.items[0] === it);
+      const reason = left <= 0 ? { message: "None left in your stock." } : entry ? blockedBy(entry) : { message: "Not possible right now." };
+      return entryButton(null, "Add " + it + " (" + left + " left)", { blocked: reason, cmd: "outfit-add", onclick: () => addItem(slot, it), icon: D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7)).ownerSVGElement });
+    });
+    const planWords = o.plan ? (o.plan.problem ? text(o.plan.problem.message) : "Fits: needs " + Object.entries(needs).filter(([, n]) => n).map(([k, n]) => n + " " + ROOM[k]).join(", ").replace(/^$/, "no room") + "; speed " + o.plan.speed + (o.plan.captain ? "" : "; no captain yet") + ".") : "";
+    const outfit = el("div", { class: "sw-outfit" },
+      el("div", { class: "sw-row" }, tiles.map((id) => D.shipTile(ships[id]))),
+      el("p", {}, "Room: " + room + ". On board: " + (ship.outfit.length ? ship.outfit.join(", ") : "nothing yet") + ". Speed now " + text(ship.speed) + "."),
+      el("div", { class: "sw-row sw-stock-pick" }, stock.length ? stock : el("span", { class: "muted" }, "Your stock is empty.")),
+      o.items.length ? el("p", { id: "sw-outfit-plan", "aria-live": "polite" }, "To put on board: " + o.items.join(", ") + ". " + planWords) : null,
+      o.items.length ? el("div", { class: "row" },
+        entryButton(null, "Put on board", { blocked: o.plan && o.plan.problem ? o.plan.problem : !o.plan ? { message: "Planning…" } : null, cmd: "outfit", primary: true,
+          onclick: (btn) => send({ cmd: "outfit", slot, items: o.items }, btn) }),
+        el("button", { type: "button", onclick: () => { o.items.pop(); o.plan = null; replanOutfit(slot); } }, "Remove last")) : null);
+    return el("section", { class: "sw-launch", "data-slot": slot }, head, outfit, cruisePanel(view, me, ship));
+  }
+  async function addItem(slot, item) {
+    ui.outfit[slot].items.push(item);
+    replanOutfit(slot);
+  }
+  async function replanOutfit(slot) {
+    const o = ui.outfit[slot];
+    o.plan = null;
+    redraw();
+    if (!o.items.length) return;
+    const ticket = (o.ticket = (o.ticket || 0) + 1);
+    const result = await plan({ plan: "outfit", slot, items: o.items });
+    if (ticket !== o.ticket || ui.outfit[slot] !== o) return;
+    o.plan = result;
+    redraw();
+  }
+  function cruisePanel(view, me, ship) {
+    const slot = ship.slot;
+    const cruise = listed("cruise", (c) => c.slot === slot);
+    const c = ui.cruise[slot] || (ui.cruise[slot] = { plan: null, chosen: 0, asked: false });
+    const box = el("div", { class: "sw-cruise-plan" }, el("h5", {}, "The cruise"));
+    const early = cruise.find((e) => e.reason && e.reason.code === "act-first");
+    if (early) { box.append(el("p", { class: "sw-reason" }, text(early.reason.message))); return box; }
+    const lostEntry = cruise.find((e) => e.command.path.length === 0 && !e.reason);
+    if (lostEntry) {
+      const why = !ship.outfit.includes("captain") ? "It has no captain." : "Your canals have no forward path of " + plural(ship.speed, "step") + ".";
+      box.append(el("p", { class: "sw-reason", id: "sw-cannot-cruise" }, "This ship cannot cruise: " + why + " Put a captain on board or add canals first, if you can."),
+        entryButton(lostEntry, "Send it (it is lost)"));
+      return box;
+    }
+    if (!c.asked) { c.asked = true; planCruise(slot); }
+    if (!c.plan) { box.append(el("p", { class: "muted" }, "Planning the paths…")); return box; }
+    const paths = c.plan.paths || [];
+    box.append(el("p", {}, "Speed " + text(c.plan.speed) + ": choose a path of " + plural(c.plan.speed, "step") + " (highlighted on your canals)."));
+    const chosen = paths[c.chosen] || paths[0];
+    const pathMap = {};
+    if (chosen) chosen.path.forEach(([x, y, spot], i) => { const k = x + "," + y; (pathMap[k] || (pathMap[k] = {}))[spot] = i + 1; });
+    box.append(el("div", { class: "sw-paths", role: "group", "aria-label": "Cruise paths" }, paths.slice(0, 12).map((p, i) => el("button", { type: "button", class: "sw-path" + (i === c.chosen ? " selected" : ""),
+      "aria-pressed": i === c.chosen ? "true" : "false", "data-path": i, onclick: () => { c.chosen = i; redraw(); } },
+      "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from the " + where(p.start) : "") + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).join(", ") : "")))));
+    box.append(canalGrid(me, { path: pathMap, label: "Your canals with the chosen path numbered" }));
+    if (chosen) {
+      const command = { cmd: "cruise", slot, path: chosen.path.map(([x, y, spot]) => ({ x, y, spot })) };
+      if (chosen.start) command.start = { x: chosen.start[0], y: chosen.start[1], spot: chosen.start[2] };
+      box.append(entryButton(null, "Send it on this cruise (" + plural(chosen.score.total, "point") + ")", { blocked: status !== "active" ? { message: Junction.STATUS_REASONS[status] } : null, cmd: "cruise", primary: true, onclick: (btn) => send(command, btn) }));
+    }
+    return box;
+  }
+  async function planCruise(slot) {
+    const result = await plan({ plan: "cruise", slot });
+    const c = ui.cruise[slot];
+    if (!c) return;
+    c.plan = result || { paths: [], speed: null };
+    redraw();
+  }
+
+  // ---- the last cruise, step by step (for everyone) ------------------------------------------------------
+  let cruiseSeen = null, cruiseTimer = null, logAfter = 0, logActions = [], fleetCount = -1;
+  function lastCruise(actions) {
+    for (let i = actions.length - 1; i >= 0; i--) {
+      const evs = actions[i].events || [];
+      for (let j = evs.length - 1; j >= 0; j--) if (evs[j].type === "cruised" || evs[j].type === "ship-lost") return { action: actions[i], event: evs[j] };
+    }
+    return null;
+  }
+  async function refreshCruise(view, ctx, version) {
+    const count = view.players.reduce((a, p) => a + p.fleet.length + p.lost.length, 0);
+    if (ctx.readOnly) { showCruise(view, lastCruise(ctx.log || [])); return; }
+    if (count === fleetCount) return;
+    fleetCount = count;
+    if (!count) { showCruise(view, null); return; }
+    if (!logAfter && version > 40) logAfter = version - 40;
+    const result = await ctx.api("GET", "/api/games/" + ctx.code + "/actions?after=" + logAfter);
+    if (result.ok && Array.isArray(result.data)) {
+      for (const a of result.data) if (a.sequence > logAfter) { logActions.push(a); logAfter = a.sequence; }
+      logActions = logActions.slice(-60);
+    }
+    showCruise(last.payload.state, lastCruise(logActions));
+  }
+  function showCruise(view, found) {
+    const card = $("sw-cruise-card");
+    if (!found) { card.hidden = true; return; }
+    card.hidden = false;
+    const e = found.event, seq = found.action.sequence;
+    if (cruiseSeen === seq) return;
+    cruiseSeen = seq;
+    clearTimeout(cruiseTimer);
+    $("sw-cruise-title").textContent = who(e.seat) + "'s cruise";
+    if (e.type === "ship-lost") {
+      $("sw-cruise-steps").replaceChildren();
+      $("sw-cruise-total").textContent = "The ship was lost: " + (e.reason === "no-captain" ? "it had no captain." : "its canals had no path of " + plural(e.speed, "step") + ".");
+      return;
+    }
+    const player = view.players.find((p) => p.seat === e.seat);
+    const record = player && player.fleet.length ? player.fleet[player.fleet.length - 1] : { items: [], tiles: [] };
+    const count = (it) => record.items.filter((x) => x === it).length;
+    const safety = (k) => record.tiles.reduce((a, t) => a + ((ships[t] || {}).safety || []).filter((s) => s === k).length, 0);
+    const path = (found.action.command && found.action.command.path) || [];
+    const lastRiband = e.spots.lastIndexOf("riband");
+    const steps = e.spots.map((f, i) => {
+      const pts = f === "riband" ? (i === lastRiband ? i + 1 : 0) : f === "navy" ? count("marine") + count("cannon") : f === "trade" ? count("merchant") + count("crane") : f ? safety(f) : 0;
+      const mark = f ? D.FEATURE[f] : null;
+      return el("li", { class: "sw-step", "data-step": i + 1 }, el("span", { class: "sw-step-spot", style: mark ? "background:" + mark.fill + ";color:" + mark.ink : null }, mark ? mark.mark : String(i + 1)),
+        el("span", {}, "Step " + (i + 1) + (path[i] ? " · " + where(path[i]) : "") + (f ? " · " + f + (pts ? " +" + pts : f === "riband" ? " (a later riband counts)" : " +0") : "")));
+    });
+    $("sw-cruise-steps").replaceChildren(...steps);
+    const s = e.score;
+    const total = "Crew " + s.crew + " + cranes and cannons " + s.equipment + " + speed " + s.speed + " + officials " + s.officials + " + riband " + s.riband + " = " + plural(s.total, "point") + ".";
+    $("sw-cruise-total").textContent = "";
+    const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    let i = 0;
+    const tick = () => {
+      steps.forEach((li, k) => { li.classList.toggle("now", k === i); li.classList.toggle("done", k < i); });
+      if (i >= steps.length) { $("sw-cruise-total").textContent = total; document.body.dataset.cruiseShown = String(seq); return; }
+      i++;
+      cruiseTimer = setTimeout(tick, reduce ? 0 : 450);
+    };
+    tick();
+  }
+
+  // ---- the game over screen ----------------------------------------------------------------------------
+  function renderScores(view) {
+    const box = $("sw-scores");
+    if (!view.finished || !view.scores) { box.hidden = true; return; }
+    box.hidden = false;
+    const rows = view.scores.slice().sort((a, b) => b.total - a.total || b.money - a.money).map((s) => el("tr", { class: view.winners.includes(s.seat) ? "winner" : null },
+      el("th", { scope: "row" }, who(s.seat) + (view.winners.includes(s.seat) ? " (won)" : "")), el("td", {}, s.cruises), el("td", {}, s.contracts), el("td", {}, s.traders), el("td", {}, el("b", {}, s.total)), el("td", {}, s.money)));
+    box.replaceChildren(el("h3", {}, "Game over: " + andList.format(view.winners.map(who)) + " won"),
+      el("div", { class: "sw-table-wrap", tabindex: "0", role: "region", "aria-label": "Scores by part" }, el("table", { class: "sw-scores" },
+        el("thead", {}, el("tr", {}, ["Player", "Cruises", "Contracts", "Traders", "Total", "Money"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))));
+  }
+
+  // ---- render --------------------------------------------------------------------------------------
+  function turnText(view) {
+    if (view.finished) return "Game over.";
+    const turn = view.turn || {};
+    const mine = view.active_seat === view.you;
+    const stage = { discard: "discard a contract", choose: "choose an action", act: "act", launch: "launch ships", "final-build": "the final build" }[turn.stage] || text(turn.stage);
+    return (mine ? "Your turn: " : who(view.active_seat) + "'s turn: ") + stage + (turn.main ? " (" + ACTION_NAMES[turn.main] + (turn.bonus ? " + bonus " + ACTION_NAMES[turn.bonus] : "") + ")" : "") + ".";
+  }
+  let feed = null;
+  function redraw() { if (last) draw(last.payload, last.ctx); }
+  function draw(payload, ctx) {
+    const view = payload.state;
+    reasonCount = 0;
+    entries = view.listing || [];
+    legal = new Set((payload.legal_commands || []).map(key));
+    status = payload.status;
+    names = Object.fromEntries(view.players.map((p) => [p.seat, p.name]));
+    colors = Object.fromEntries(view.players.map((p) => [p.seat, p.color]));
+    document.body.dataset.phase = view.phase;
+    $("version").textContent = text(payload.version);
+    $("sw-heading").textContent = PHASES[view.phase] || text(view.phase);
+    const turnLine = $("sw-turn");
+    turnLine.textContent = turnText(view);
+    turnLine.classList.toggle("mine", view.active_seat === view.you && !view.finished);
+    renderScores(view);
+    renderActions(view, payload);
+    renderBoard(view);
+    renderPlayers(view);
+  }
+
+  window.JunctionPlay = {
+    describe, describeAction,
+    render(payload, ctx) {
+      const view = payload.state;
+      if (!view) return;
+      if (payload.version !== uiVersion) { ui = fresh(); uiVersion = payload.version; }
+      last = { payload, ctx };
+      if (!feed) feed = Junction.feed($("sw-feed"), describe);
+      loadContent().then(() => {
+        if (last.payload !== payload) return;  // a newer state came meanwhile: it draws
+        $("sw-loading").hidden = true;
+        draw(payload, ctx);
+        feed.refresh(ctx, payload.version);
+        refreshCruise(view, ctx, payload.version);
+        document.body.dataset.drawn = String(payload.version);
+      }).catch((err) => Junction.showError($("play-error"), "Cannot load the game's components: " + err.message, null));
+    },
+  };
+})();

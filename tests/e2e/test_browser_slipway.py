@@ -1,0 +1,227 @@
+"""Slipway in Chromium: a laptop (1280 px) and two phones (390 and 360 px) at one 3-player game, through
+the first completed ship and its cruise. Bo's phone (390) manufactures; Cy's phone (360) rents a canal by
+tapping a market tile, a cell of her canals and turning it; Ann's laptop recruits. On his next turn Bo
+builds a whole ship by tapping three market tiles and three yard slots (an illegal slot shows why),
+puts his captain on board, picks a cruise path (numbered on his canals) and sends it; every page shows
+the cruise step by step with its total, and the replay steps through the game.
+
+The seat order is made, not waited for: the test looks for a seed whose setup puts Bo first, on a
+replica of the game (``ENGINE.setup`` with the same players and options), and sets it through the
+database before the game starts (as conftest's ``toy_game`` does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.engines.registry import get_engine
+from games.models import Game
+
+from .conftest import create_game
+
+pytestmark = pytest.mark.browser
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+KIND = "slipway"
+ENGINE = get_engine(KIND)
+NAMES = ["Ann", "Bo", "Cy"]
+
+
+def version(page) -> int:
+    return int(page.evaluate("document.body.dataset.drawn || 0"))
+
+
+def drawn(page, v: int) -> None:
+    """Wait until the page has drawn version ``v`` (or later) of the game."""
+    page.wait_for_function(f"Number(document.body.dataset.drawn) >= {v}")
+
+
+def click_and_wait(page, selector: str) -> None:
+    before = int(page.evaluate("document.body.dataset.version || 0"))
+    page.click(selector)
+    page.wait_for_function(f"Number(document.body.dataset.drawn) > {before}")
+
+
+def seed_with_order(options: dict, order: list[int]) -> int:
+    for seed in range(1, 500):
+        if ENGINE.setup(players=NAMES, options=options, seed=seed)["order"] == order:
+            return seed
+    raise AssertionError(f"no seed gives the order {order}")
+
+
+def state(code: str) -> dict:
+    return Game.objects.get(code=code).state
+
+
+def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_page):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    url = live_server_url
+    laptop = new_page(width=1280, height=800)
+    code = create_game(laptop, url, kind=KIND, name=NAMES[0])
+    join_url = laptop.get_attribute("#join-url", "href")
+    pages = {0: laptop}
+    for seat, size in ((1, (390, 844)), (2, (360, 740))):
+        phone = new_page(width=size[0], height=size[1])
+        phone.goto(join_url)
+        phone.fill("#join-name", NAMES[seat])
+        phone.click("text=Take a seat")
+        phone.wait_for_selector("#conn[data-state=open]")
+        pages[seat] = phone
+    errors: list[str] = []
+    for page in pages.values():
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    laptop.wait_for_selector("#seat-list li[data-seat='2']")
+    game = Game.objects.get(code=code)
+    Game.objects.filter(code=code).update(seed=seed_with_order(dict(game.options), [1, 2, 0]))
+    laptop.click("#start-game")
+    for page in pages.values():
+        page.wait_for_selector("#sw-track svg")
+        page.wait_for_selector("#sw-players .sw-player[data-seat='2']")
+    ann, bo, cy = pages[0], pages[1], pages[2]
+    assert state(code)["order"] == [1, 2, 0]
+
+    # The board for everyone: the action track (one drawing per tile), the four wheels, the markets.
+    market = state(code)["market"]
+    for page in pages.values():
+        assert page.locator("#sw-wheels svg").count() == 4
+        assert page.locator("#sw-market-ships .sw-tile").count() == 9
+        assert page.locator("#sw-market-canals .sw-tile").count() == 4
+        assert page.locator(f"#sw-market-ships [data-tile={market['bow'][0]}] svg title").count() == 1
+    assert "Bo's turn" in ann.inner_text("#sw-turn")
+    assert ann.is_visible("#sw-actions-card") and "Bo's turn" in ann.inner_text("#sw-actions-note")
+
+    # Turn 1, Bo's phone: Manufacture, one step (the option names the item it gives).
+    assert bo.inner_text("#sw-turn").startswith("Your turn")
+    exchange = bo.locator("#sw-actions .sw-option", has_text="Exchange commodities")
+    assert "no commodity tile" in exchange.inner_text()  # a refused action says why
+    assert exchange.locator("button").is_disabled()
+    click_and_wait(bo, "#sw-actions button:has-text('Manufacture equipment')")
+    ring = content()["wheels"]["equipment_ring"]
+    step = bo.locator("#sw-actions button[data-cmd=manufacture]").first
+    assert f"1 step · free → {ring[1]}" in step.inner_text()
+    click_and_wait(bo, "#sw-actions button[data-cmd=manufacture] >> nth=0")
+    assert state(code)["players"][1]["items"][ring[1]] == 1
+    click_and_wait(bo, "#sw-actions button[data-cmd=end-turn]")
+
+    # Turn 2, Cy's phone (360): Rent a canal — a market tile, a cell, turn it, confirm.
+    drawn(cy, Game.objects.get(code=code).version)
+    click_and_wait(cy, "#sw-actions button:has-text('Rent a canal')")
+    tile = next(t for t in state(code)["canal_market"]
+                if any(e["command"].get("tile") == t and e["reason"] is None for e in ENGINE.listing(state(code), seat=2)))
+    cy.click(f"#sw-actions .sw-pick[data-tile={tile}]")
+    cy.click("#sw-actions .sw-grid button.candidate >> nth=0")
+    cy.wait_for_selector("#sw-actions .sw-cell.selected svg")
+    if cy.locator("#sw-canal-turn:enabled").count():
+        cy.click("#sw-canal-turn")
+    rotation_label = cy.get_attribute("#sw-actions .sw-cell.selected", "aria-label")
+    click_and_wait(cy, "#sw-actions button[data-cmd=rent-canal]")
+    placed = state(code)["players"][2]["canal"]["tiles"]
+    assert len(placed) == 2 and placed[1]["tile"] == tile
+    assert f"({placed[1]['x']}, {placed[1]['y']})" in rotation_label
+    assert cy.locator(f"#sw-players .sw-player[data-seat='2'] .sw-cell[data-x='{placed[1]['x']}'][data-y='{placed[1]['y']}'] svg").count() == 1
+    click_and_wait(cy, "#sw-actions button[data-cmd=end-turn]")
+
+    # Turn 3, Ann's laptop: Recruit crew, one step.
+    drawn(ann, Game.objects.get(code=code).version)
+    click_and_wait(ann, "#sw-actions button:has-text('Recruit crew')")
+    click_and_wait(ann, "#sw-actions button[data-cmd=recruit] >> nth=0")
+    click_and_wait(ann, "#sw-actions button[data-cmd=end-turn]")
+
+    # Turn 4, Bo: his cube comes off Manufacture (moved to the front: marked, and refused with why);
+    # Build ships pays a coin per cube nearer the front.
+    drawn(bo, Game.objects.get(code=code).version)
+    assert "equipment (just moved to the front)" in bo.locator("#sw-track svg title").text_content()
+    moved = bo.locator("#sw-actions .sw-option", has_text="Manufacture equipment")
+    assert "just moved" in moved.inner_text() and moved.locator("button").is_disabled()
+    track = state(code)["track"]
+    i = next(k for k, t in enumerate(track) if t["action"] == "build")
+    income = sum(1 for t in track[i + 1:] if t["cube"] is not None)
+    build_button = bo.locator("#sw-actions button:has-text('Build ships')")
+    assert (f"income +{income}" in build_button.inner_text()) == (income > 0)
+    click_and_wait(bo, "#sw-actions button:has-text('Build ships')")
+
+    # Build by tapping: the cheapest bow, middle and stern into slots 3, 4 and 5 (commands 2, 3, 4).
+    ships = content()["ships"]
+    cost = {t["id"]: t["cost"] for t in ships["tiles"]}
+    market = state(code)["market"]
+    chosen = [min(market[part], key=lambda t: cost[t]) for part in ("bow", "middle", "stern")]
+    for n, (tile_id, slot) in enumerate(zip(chosen, (2, 3, 4), strict=True)):
+        bo.click(f"#sw-actions .sw-pick[data-tile={tile_id}]")
+        bo.wait_for_selector("#sw-actions .sw-slot-button")
+        if n == 0:  # a bow in the last slot could never become a ship: shown, refused, with the reason
+            last_slot = bo.locator("#sw-actions .sw-slot-button[data-slot='7']")
+            assert last_slot.is_disabled()
+            why = bo.inner_text("#sw-slot-why-7")
+            assert why.startswith("Slot 8: ") and len(why) > 12
+            assert bo.locator("#sw-actions .sw-yard .sw-slot-button").count() == 8
+        bo.click(f"#sw-actions .sw-slot-button[data-slot='{slot}']")
+        bo.wait_for_selector(f"#sw-actions .sw-slot.pending[data-slot='{slot}']")
+    bo.wait_for_selector("#sw-actions button[data-cmd=build]:enabled")
+    total = sum(cost[t] for t in chosen)
+    assert f"Confirm build · {total} coin" in bo.inner_text("#sw-actions button[data-cmd=build]")
+    click_and_wait(bo, "#sw-actions button[data-cmd=build]")
+    me = state(code)["players"][1]
+    assert me["yard"][2:5] == chosen
+
+    # Outfitting: the ship's tiles and room; the captain goes on board (planned: speed shown).
+    bo.wait_for_selector("#sw-actions .sw-launch[data-slot='2']")
+    launch = bo.locator("#sw-actions .sw-launch[data-slot='2']")
+    assert launch.locator(".sw-outfit .sw-ship").count() == 3
+    assert "Room:" in launch.inner_text()
+    launch.locator("button[data-cmd=outfit-add]", has_text="captain").click()
+    bo.wait_for_selector("#sw-outfit-plan")
+    bo.wait_for_function("document.querySelector('#sw-outfit-plan').textContent.includes('speed')")
+    click_and_wait(bo, "#sw-actions .sw-launch button[data-cmd=outfit]")
+    assert state(code)["players"][1]["outfits"]["2"] == ["captain"]
+
+    # The cruise: the paths with their scores, the chosen one numbered on Bo's canals; send it.
+    bo.wait_for_selector("#sw-actions .sw-path")
+    paths = bo.locator("#sw-actions .sw-path")
+    assert paths.count() >= 1
+    assert "point" in paths.first.inner_text()
+    assert bo.locator("#sw-actions .sw-cruise-plan .sw-on-path").count() >= 1
+    paths.last.click()
+    bo.wait_for_selector("#sw-actions .sw-path.selected")
+    final = Game.objects.get(code=code).version
+    bo.click("#sw-actions button[data-cmd=cruise]")
+    for page in pages.values():
+        page.wait_for_function(f"Number(document.body.dataset.drawn) > {final}")
+    after = state(code)
+    fleet = after["players"][1]["fleet"]
+    assert len(fleet) == 1 and after["players"][1]["yard"][2:5] == [None, None, None]
+    score = fleet[0]["score"]
+    assert after["turn"]["seat"] == 2  # the last ship cruised: the turn ended by itself
+
+    # Every page shows the cruise step by step, then its total, and Bo's fleet.
+    for page in pages.values():
+        page.wait_for_selector("#sw-cruise-card:not([hidden])")
+        page.wait_for_function("document.querySelector('#sw-cruise-total').textContent.includes('=')")
+        assert page.locator("#sw-cruise-steps li").count() == fleet[0]["speed"]
+        assert f"= {score['total']} point" in page.inner_text("#sw-cruise-total")
+        assert "Ship 1:" in page.inner_text("#sw-players .sw-player[data-seat='1'] .sw-fleet")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling"
+    assert "Bo's cruise" in ann.inner_text("#sw-cruise-title")
+    assert "made its cruise" in cy.inner_text("#sw-feed")
+    bo.screenshot(path=str(SHOTS / "slipway-phone.png"), full_page=True)
+    ann.screenshot(path=str(SHOTS / "slipway-laptop.png"), full_page=False)
+    assert not errors, errors
+
+    # The replay steps through the game with the same surface.
+    replay = new_page(width=390, height=844)
+    replay.goto(f"{url}/games/{code}/replay")
+    replay.wait_for_selector("body[data-step='1']")
+    replay.wait_for_selector("#sw-track svg")
+    replay.click("#rp-next")
+    replay.wait_for_selector("body[data-step='2']")
+    assert replay.inner_text("#rp-action")
+    replay.click("#rp-last")
+    last = replay.inner_text("#rp-last-step")
+    replay.wait_for_selector(f"body[data-step='{last}']")
+    replay.wait_for_function("document.querySelector('#sw-cruise-total').textContent.includes('=')")
+    assert replay.locator("#sw-actions-card").is_hidden()
+
+
+def content() -> dict:
+    """The kind's components, as the page reads them (GET /api/kinds/slipway/content)."""
+    return ENGINE.content()

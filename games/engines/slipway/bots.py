@@ -1,0 +1,492 @@
+"""Slipway's bots: ``random`` (any legal command) and ``shipwright`` (a heuristic player).
+
+``shipwright`` plays one command at a time and derives everything afresh from the state, so the same
+state always gives the same command (the ``rng`` is not used):
+
+1. **Discards.** Keeps the contracts that score most now, ties broken by how naturally a fleet of
+   steamers reaches them (fleet size, speed 4, stokers, canals used come first).
+2. **Actions** (choose, the main action, a bonus, the final build): every candidate command is applied
+   to a copy of the state (a JSON round trip: the state is plain JSON, and that copy is the fastest) and
+   the result valued for the bot's seat (:func:`value`). ``choose`` and ``bonus`` are valued with their
+   best follow-up command. Builds of two or three tiles are the bot's own: for each window of 3–6 slots
+   whose tiles fit one ship, the best affordable market tiles for its empty slots (the listing lists
+   single tiles only).
+3. **Launching.** Once the turn's actions are settled, each completed ship gets the outfit that scores
+   most on a path the canals can give (a captain; stokers, smokestacks and sails for the greatest speed
+   not beyond the canals' forward length; cranes, cannons, marines, merchants, officers for the room
+   left), then cruises on the path that scores most, counting what the canals still offer afterwards.
+
+:func:`value` is the points already made (fleet, the best two contracts, traders) plus the promise of
+the rest, weighed by the turns this seat has left: money, stock items (a stoker with a smokestack makes a
+speed-4 steamer), commodity goods, employees, the yard's tiles, completed ships (their cruise score with
+the outfit the stock allows, or a loss when they cannot sail) and the canals' forward length from the
+token. Nothing here changes the rules: it only reads the engine's state and its public helpers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..base import Command, RulesError, State
+from . import canal, data, yard
+from .commands import ITEMS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Slipway
+
+BOTS = ("random", "shipwright")
+ACTION_COMMAND = {
+    "build": "build", "canal": "rent-canal", "commodity": "buy-commodity", "equipment": "manufacture",
+    "crew": "recruit", "employee": "hire", "exchange": "exchange", "subsidy": "subsidy",
+}
+GOOD_SHIP = 6  # the cruise score of a plain steamer (captain, stoker, smokestack, speed 4, a crane)
+SHIP_PATIENCE = 0.35  # how much of the gap to a good ship counts against launching a poor one early
+MAX_LENGTH = 14  # the canals' forward length is looked at up to this many steps
+PATHS_LOOKED_AT = 300  # cruise paths weighed per ship
+
+# Stock items as promise (before the weight of the turns left): the common speed pieces and captains are
+# what every ship needs; cranes and cannons score 2 on a ship, marines and merchants 1.
+ITEM_VALUE = {"sail": 0.8, "crane": 1.8, "cannon": 1.8, "marine": 0.9, "merchant": 0.9}
+EMPLOYEE_VALUE = {
+    ("speed", None): 3.0, ("speed", "smokestack"): 2.6, ("speed", "sail"): 0.8, ("speed", "long"): 0.8,
+    ("engineer", "smokestack"): 2.0, ("engineer", "sail"): 0.7, ("engineer", "crane"): 2.4,
+    ("engineer", "cannon"): 2.4, ("recruiter", "captain"): 2.2, ("recruiter", "stoker"): 2.0,
+    ("recruiter", "marine"): 1.4, ("recruiter", "merchant"): 1.4,
+}
+# How naturally a steamer fleet reaches each contract measure (the discard's tie-break).
+CONTRACT_LEAN = {
+    "fleet": 3.0, "ships_min_speed": 2.0, "canals_used": 3.0, "lengths": 2.0, "best_riband": 1.0, "items": 1.0,
+    "ships_with": 1.5, "ships_min_length": 0.5, "ships_all_safety": 0.3, "ships_sail_and_smokestack": 1.0,
+    "officers": 1.0,
+}
+
+
+def choose(engine: Slipway, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
+    if bot == "shipwright":
+        return _Shipwright(engine, state, seat).command()
+    legal = engine.legal_commands(state, seat=seat)
+    if not legal:
+        raise RulesError("not-your-turn", "This bot has nothing to do.")
+    return rng.choice(legal)
+
+
+def _copy(state: State) -> State:
+    return json.loads(json.dumps(state))
+
+
+# -- facts the valuation reads ------------------------------------------------------------------------
+
+
+def turns_left(state: State, seat: int) -> float:
+    """About how many more turns ``seat`` gets after the current one (the final action counts)."""
+    phase = state["phase"]
+    if phase in ("final-build", "finished"):
+        return 0.0
+    if phase == "final-action":
+        turn = state["turn"]
+        order = state["order"]
+        if turn is not None and order.index(turn["seat"]) < order.index(seat):
+            return 1.0
+        return 0.0
+    end = state["end"]
+    if end is not None:
+        if end["reason"] == "stack" and state["options"]["stack_end"] == "immediate":
+            return 0.0
+        return 1.0
+    timer = state["timer"]
+    advances = timer["queue"] * timer["spaces"] + (timer["spaces"] - timer["space"])
+    return advances / len(state["players"]) + 1.0
+
+
+def forward_length(system: dict[str, Any]) -> int:
+    """The longest forward path the canals offer from the token (from any mouth before the first cruise)."""
+    defs = data.canals()
+    length = 0
+    while length < MAX_LENGTH and canal.has_path(system, defs, length + 1):
+        length += 1
+    return length
+
+
+def canal_value(length: int) -> float:
+    """The promise of ``length`` forward steps: the first few make a steamer possible at all."""
+    return sum(1.0 if i <= 4 else 0.6 if i <= 8 else 0.25 for i in range(1, length + 1))
+
+
+def units(tile: str) -> int:
+    """A ship tile's places: cabins, stoker cabins and mounts."""
+    t = data.ships()[tile]
+    return t["cabins"] + t["stoker_cabins"] + sum(t["mounts"].values())
+
+
+def plan_outfit(engine: Slipway, player: dict[str, Any], tiles: list[str], aboard: list[str],
+                stock: dict[str, int], length: int) -> tuple[list[str], int]:
+    """The items from ``stock`` to add to a ship already carrying ``aboard`` for its best cruise on canals of
+    forward ``length``, and that cruise's score without officials or riband (0 items and -1 when it
+    cannot sail)."""
+    room = engine.capacity(player, tiles)
+    used = engine.needs(aboard)
+    left = {k: room[k] - used[k] for k in room}
+    add: list[str] = []
+    captains = stock.get("captain", 0)
+    if "captain" not in aboard:
+        if captains < 1:
+            return [], -1
+        add.append("captain")
+        captains -= 1
+    have = {i: aboard.count(i) for i in ("stoker", "smokestack", "sail")}
+    best: tuple[int, int, int, int] | None = None  # speed, -items, stokers, stacks, sails
+    best_add = (0, 0, 0)
+    for st in range(min(stock.get("stoker", 0), max(0, left["stoker_cabin"])) + 1):
+        for sm in range(min(stock.get("smokestack", 0), max(0, left["rig"])) + 1):
+            for sa in range(min(stock.get("sail", 0), max(0, left["rig"] - sm)) + 1):
+                items = aboard + ["stoker"] * st + ["smokestack"] * sm + ["sail"] * sa
+                speed = engine.speed(player, tiles, items)
+                if speed > length:
+                    continue
+                key = (speed, -(st + sm + sa), 0, 0)
+                if best is None or key > best:
+                    best, best_add = key, (st, sm, sa)
+    if best is None:
+        return [], -1
+    add += ["stoker"] * best_add[0] + ["smokestack"] * best_add[1] + ["sail"] * best_add[2]
+    left["rig"] -= best_add[1] + best_add[2]
+    for item, mount in (("crane", "crane"), ("cannon", "cannon")):
+        n = min(stock.get(item, 0), max(0, left[mount]))
+        add += [item] * n
+    cabins = max(0, left["cabin"])
+    for item in ("marine", "merchant"):
+        n = min(stock.get(item, 0), cabins)
+        add += [item] * n
+        cabins -= n
+    officers = min(max(0, captains - 1), cabins)  # one captain is kept for the next ship
+    add += ["captain"] * officers
+    items = aboard + add
+    count = {i: items.count(i) for i in ITEMS}
+    score = (best[0] + sum(count[c] for c in ("captain", "marine", "merchant"))
+             + 2 * (count["crane"] + count["cannon"]))
+    return add, score
+
+
+def stock_value(items: dict[str, int]) -> float:
+    captains = items["captain"]
+    v = 3.0 * min(captains, 1) + 1.5 * min(max(captains - 1, 0), 1) + 0.6 * max(captains - 2, 0)
+    pairs = min(items["stoker"], items["smokestack"])
+    v += 4.0 * min(pairs, 1) + 1.6 * max(pairs - 1, 0)
+    v += 1.0 * (items["stoker"] + items["smokestack"] - 2 * pairs)
+    v += sum(ITEM_VALUE[i] * items[i] for i in ITEM_VALUE)
+    return v
+
+
+def employee_value(effect: dict[str, Any]) -> float:
+    kind = effect["type"]
+    if kind == "trader":
+        return 0.4  # its points are counted as points; this is its better price
+    if kind in ("speed", "engineer", "recruiter"):
+        return EMPLOYEE_VALUE.get((kind, effect.get("needs", effect.get("item"))), 1.0)
+    if kind == "builder":
+        return 1.2 if effect["capacity"] in ("rig", "stoker_cabin") else 0.9
+    return 0.7  # a mover
+
+
+def realized(engine: Slipway, player: dict[str, Any]) -> float:
+    """Points the player has made (what the scores would say now)."""
+    kept = data.setup()["contracts_kept"]
+    contracts = sorted((engine.contract_score(player, c) for c in player["contracts"]), reverse=True)[:kept]
+    traders = sum(e["points"] for e in engine._effects(player, "trader"))
+    return sum(s["score"]["total"] for s in player["fleet"]) + sum(contracts) + traders
+
+
+def value(engine: Slipway, state: State, seat: int) -> float:
+    """Points made plus the promise of the rest, for ``seat`` (see the module's docstring)."""
+    player = state["players"][seat]
+    if state["finished"]:
+        return realized(engine, player) + 0.01 * player["money"]
+    left = turns_left(state, seat)
+    w = min(1.0, left / 3.0)
+    w_slow = min(1.0, left / 5.0)
+    v = realized(engine, player)
+    v += (0.45 * min(1.0, left / 2.0) + 0.01) * player["money"]
+    v += w * stock_value(player["items"])
+    v += w * 1.4 * sum(len(data.goods()[g]["goods"]) for g in player["goods"])
+    emp = data.employees()
+    v += w_slow * sum(employee_value(emp[e]["effect"]) for e in player["employees"])
+    length = forward_length(player["canal"])
+    v += w * canal_value(length)
+    cells = engine.cells(player)
+    ships = yard.completed_ships(cells, data.setup()["ship_max"])
+    in_ship: set[int] = set()
+    sailing: list[dict[str, Any]] = []
+    for first, last in ships:
+        in_ship.update(range(first, last + 1))
+        tiles = player["yard"][first:last + 1]
+        aboard = player["outfits"].get(str(first), [])
+        add, score = plan_outfit(engine, player, tiles, aboard, player["items"], length)
+        if score < 0:
+            v -= 2.0
+            continue
+        # a poor ship sent while there is time to fit it out better wastes its bow and stern
+        v += score + 1.0 - w * SHIP_PATIENCE * max(0.0, GOOD_SHIP - score)
+        items = aboard + add
+        sailing.append({"tiles": tiles, "items": items, "speed": engine.speed(player, tiles, items),
+                        "score": {"riband": 0, "total": score}})
+    if sailing:  # what those cruises would add to the contracts
+        gained = realized(engine, {**player, "fleet": player["fleet"] + sailing}) - realized(engine, player)
+        v += gained - sum(s["score"]["total"] for s in sailing)
+    for slot, tile in enumerate(player["yard"]):
+        if tile is not None and slot not in in_ship:
+            v += w * (0.9 + 0.25 * units(tile))
+    return v
+
+
+# -- the player -----------------------------------------------------------------------------------------
+
+
+class _Shipwright:
+    def __init__(self, engine: Slipway, state: State, seat: int) -> None:
+        self.engine = engine
+        self.state = state
+        self.seat = seat
+        self.player = state["players"][seat]
+
+    def command(self) -> Command:
+        state = self.state
+        turn = state["turn"]
+        if turn is None or turn["seat"] != self.seat or state["finished"]:
+            raise RulesError("not-your-turn", "This bot has nothing to do.")
+        stage = turn["stage"]
+        if stage == "discard":
+            return self._discard()
+        if stage == "choose":
+            return self._best_choose()
+        if stage == "final-build" and not turn["main_done"]:
+            cands = [c for c in self.engine.legal_commands(state, seat=self.seat) if c["cmd"] in ("build", "pass")]
+            return self._best(cands, baseline_cmd={"cmd": "pass"})
+        if stage == "act":
+            picked = self._act()
+            if picked is not None:
+                return picked
+        return self._launch()
+
+    # -- discards and choices ------------------------------------------------------------------------
+    def _discard(self) -> Command:
+        contracts = data.contracts()
+
+        def keep(c: str) -> tuple[float, str]:
+            k = contracts[c]
+            return self.engine.contract_score(self.player, c) + CONTRACT_LEAN.get(k["measure"], 1.0), c
+
+        worst = min(self.player["contracts"], key=keep)
+        return {"cmd": "discard-contract", "contract": worst}
+
+    def _value_after(self, command: Command, state: State | None = None) -> float | None:
+        """The value of ``state`` (this one by default) after ``command``; None when it is refused."""
+        copy = _copy(self.state if state is None else state)
+        try:
+            self.engine.apply(copy, seat=self.seat, command=command)
+        except RulesError:
+            return None
+        return value(self.engine, copy, self.seat)
+
+    def _best(self, commands: Iterable[Command], *, baseline_cmd: Command | None = None,
+              baseline: float | None = None) -> Command:
+        """The command whose resulting state is worth most (``baseline_cmd`` is what is sent when nothing beats
+        ``baseline``)."""
+        best_cmd: Command | None = None
+        best_v = baseline if baseline is not None else float("-inf")
+        for cmd in commands:
+            v = self._value_after(cmd)
+            if v is not None and v > best_v + 1e-9:
+                best_cmd, best_v = cmd, v
+        if best_cmd is None:
+            if baseline_cmd is not None:
+                return baseline_cmd
+            return self.engine.legal_commands(self.state, seat=self.seat)[0]
+        return best_cmd
+
+    def _follow_ups(self, state: State, action: str) -> list[Command]:
+        """Commands performing ``action`` in ``state`` (the bot's own multi-tile builds included)."""
+        name = ACTION_COMMAND[action]
+        cmds = [c for c in self.engine.legal_commands(state, seat=self.seat) if c["cmd"] == name]
+        if action == "build":
+            cmds += multi_builds(self.engine, state, self.seat)
+        elif action in ("equipment", "crew"):
+            cmds = [c for c in cmds if c["steps"] <= 5]
+        return cmds
+
+    def _with_follow_up(self, command: Command, action: str) -> float | None:
+        """The value after ``command`` (a choose or a bonus) and the best way to perform ``action``."""
+        copy = _copy(self.state)
+        try:
+            self.engine.apply(copy, seat=self.seat, command=command)
+        except RulesError:
+            return None
+        best = value(self.engine, copy, self.seat)
+        turn = copy["turn"]
+        open_ = turn is not None and turn["seat"] == self.seat and any(
+            turn[role] == action and not turn[f"{role}_done"] for role in ("main", "bonus"))
+        if not open_:
+            return best  # forfeited
+        found = float("-inf")
+        for cmd in self._follow_ups(copy, action):
+            v = self._value_after(cmd, copy)
+            if v is not None:
+                found = max(found, v)
+        return found if found > float("-inf") else best
+
+    def _best_choose(self) -> Command:
+        best_cmd, best_v = None, float("-inf")
+        for cmd in self.engine.legal_commands(self.state, seat=self.seat):
+            if cmd["cmd"] != "choose":
+                continue
+            v = self._with_follow_up(cmd, cmd["action"])
+            if v is not None and v > best_v:
+                best_cmd, best_v = cmd, v
+        assert best_cmd is not None, "a choose is always open"
+        return best_cmd
+
+    def _bonus_options(self) -> list[tuple[float, Command]]:
+        turn = self.state["turn"]
+        if self.state["phase"] != "play" or turn["bonus"] is not None:
+            return []
+        if self.player["money"] < data.setup()["bonus_cost"]:
+            return []
+        out = []
+        for cmd in self.engine.legal_commands(self.state, seat=self.seat):
+            if cmd["cmd"] == "bonus":
+                v = self._with_follow_up(cmd, cmd["action"])
+                if v is not None:
+                    out.append((v, cmd))
+        return out
+
+    def _act(self) -> Command | None:
+        """The turn's actions: the open main or bonus action's best command, or a bonus worth its price; None
+        when the actions are settled (then the ships launch and the turn ends)."""
+        turn = self.state["turn"]
+        bonuses = self._bonus_options()
+        here = value(self.engine, self.state, self.seat)
+        best_bonus = max(bonuses, key=lambda b: b[0], default=None)
+        for role in ("main", "bonus"):
+            action = turn[role]
+            if action and not turn[f"{role}_done"]:
+                cmds = self._follow_ups(self.state, action)
+                best_cmd, best_v = None, float("-inf")
+                for cmd in cmds:
+                    v = self._value_after(cmd)
+                    if v is not None and v > best_v:
+                        best_cmd, best_v = cmd, v
+                if best_bonus is not None and best_bonus[0] > best_v + 0.5:
+                    return best_bonus[1]
+                if best_cmd is not None:
+                    return best_cmd
+        if best_bonus is not None and best_bonus[0] > here + 0.5:
+            return best_bonus[1]
+        return None
+
+    # -- launching ----------------------------------------------------------------------------------
+    def _launch(self) -> Command:
+        engine, state, seat, player = self.engine, self.state, self.seat, self.player
+        ships = engine.completed(player)
+        turn = state["turn"]
+        ready = turn["main_done"] and (turn["bonus"] is None or turn["bonus_done"])
+        if not ships:
+            return {"cmd": "end-turn"} if turn["stage"] != "final-build" else self._any_legal()
+        if not ready:
+            return self._any_legal()
+        first, last = ships[0]
+        tiles = player["yard"][first:last + 1]
+        aboard = player["outfits"].get(str(first), [])
+        length = forward_length(player["canal"])
+        add, _score = plan_outfit(engine, player, tiles, aboard, player["items"], length)
+        if add:
+            cmd = {"cmd": "outfit", "slot": first, "items": add}
+            if engine.outfit_problem(state, seat, first, add) is None:
+                return cmd
+        return self._cruise(first, tiles)
+
+    def _cruise(self, slot: int, tiles: list[str]) -> Command:
+        engine, player = self.engine, self.player
+        facts = engine.cruise_facts(self.state, self.seat, slot)
+        if not facts["captain"] or not facts["path"]:
+            return {"cmd": "cruise", "slot": slot, "path": []}
+        defs = data.canals()
+        system = player["canal"]
+        best: tuple[float, Command] | None = None
+        for n, p in enumerate(canal.paths(system, defs, facts["speed"])):
+            if n >= PATHS_LOOKED_AT:
+                break
+            walked = canal.walk(system, defs, p["path"], start=p["start"])
+            if not walked["ok"]:
+                continue
+            score = engine.score_cruise(player, facts["tiles"], facts["items"], facts["speed"], walked["spots"])
+            after = json.loads(json.dumps(system))
+            canal.apply_walk(after, walked)
+            v = score["total"] + canal_value(forward_length(after)) * min(1.0, turns_left(self.state, self.seat) / 3)
+            if best is None or v > best[0]:
+                cmd: Command = {"cmd": "cruise", "slot": slot,
+                                "path": [{"x": x, "y": y, "spot": s} for x, y, s in p["path"]]}
+                if p["start"] is not None:
+                    x, y, s = p["start"]
+                    cmd["start"] = {"x": x, "y": y, "spot": s}
+                best = (v, cmd)
+        if best is None:
+            return {"cmd": "cruise", "slot": slot, "path": []}
+        return best[1]
+
+    def _any_legal(self) -> Command:
+        legal = self.engine.legal_commands(self.state, seat=self.seat)
+        if not legal:
+            raise RulesError("not-your-turn", "This bot has nothing to do.")
+        return next((c for c in legal if c["cmd"] == "end-turn"), legal[0])
+
+
+def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
+    """Builds of two or three tiles: for each window of 3 to 6 slots whose tiles fit one ship, the best
+    affordable market tiles for (up to three of) its empty slots, bow end first."""
+    player = state["players"][seat]
+    ships = data.ships()
+    cells = engine.cells(player)
+    ship_max = data.setup()["ship_max"]
+    money = player["money"]
+    out: list[Command] = []
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for length in range(3, min(6, ship_max) + 1):
+        for first in range(len(cells) - length + 1):
+            last = first + length - 1
+            parts = ["bow" if s == first else "stern" if s == last else "middle" for s in range(first, last + 1)]
+            if any(cells[s] is not None and cells[s] != parts[s - first] for s in range(first, last + 1)):
+                continue
+            empty = [s for s in range(first, last + 1) if cells[s] is None]
+            if len(empty) < 2:
+                continue
+            # fill the stern and bow ends first when the window is too long for one build
+            if len(empty) > 3:
+                continue
+            for cheap in (False, True):
+                budget = money
+                taken: list[tuple[str, int]] = []
+                for s in empty:
+                    part = parts[s - first]
+                    options = [t for t in state["market"][part] if ships[t]["cost"] <= budget
+                               and t not in {x for x, _ in taken}]
+                    if not options:
+                        break
+                    key = (lambda t: (-ships[t]["cost"], units(t))) if cheap else \
+                          (lambda t: (units(t) - 0.5 * ships[t]["cost"], -ships[t]["cost"]))
+                    t = max(options, key=key)
+                    budget -= ships[t]["cost"]
+                    taken.append((t, s))
+                if len(taken) != len(empty):
+                    continue
+                sig = tuple(sorted(taken))
+                if sig in seen:
+                    continue
+                seen.add(sig)
+                if yard.placement_problem(cells, [(s, ships[t]["part"]) for t, s in taken], ship_max) is None:
+                    out.append({"cmd": "build", "tiles": [{"tile": t, "slot": s} for t, s in taken]})
+    return out
+
+
+__all__ = ["BOTS", "choose", "multi_builds", "plan_outfit", "value"]

@@ -195,7 +195,7 @@ def give_employees(state: State, s: int, *emps: str) -> None:
 def set_wheel_stop(state: State, stop: int, emps: list[str | None]) -> None:
     """Employee wheel stop ``stop`` holds ``emps``; the ones it held and the newcomers swap places."""
     old = state["employee_wheel"][stop]
-    for new, was in zip(emps, old):
+    for new, was in zip(emps, old, strict=True):
         if new == was:
             continue
         if new is not None:

@@ -1049,8 +1049,11 @@ class Slipway(Engine):
                         if cell is not None:
                             continue
                         problem = yard.placement_problem(cells, [(slot, part)], ship_max)
-                        offer({"cmd": "build", "tiles": [{"tile": t, "slot": slot}]}, ships[t]["cost"],
-                              None if problem is None else {"code": problem[0], "message": problem[1]})
+                        price = ships[t]["cost"]
+                        # apply refuses an unaffordable tile before it looks at the slot: the same reason here
+                        reason = (_cannot_afford(price, player["money"]) if price > player["money"]
+                                  else None if problem is None else {"code": problem[0], "message": problem[1]})
+                        offer({"cmd": "build", "tiles": [{"tile": t, "slot": slot}]}, price, reason)
         elif action == "canal":
             defs = data.canals()
             for t in state["canal_market"]:

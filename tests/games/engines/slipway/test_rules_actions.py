@@ -356,3 +356,15 @@ def test_subsidy_gives_two():
 def test_subsidy_is_refused_where_it_is_not_in_the_game():
     state = game(2)
     assert refuse(state, {"cmd": "choose", "action": "subsidy"}) == "no-such-action"
+
+
+def test_an_empty_commodity_supply_is_refilled_from_the_exchanged_tiles():
+    state = acting(game(2), "commodity", done=False)
+    set_goods_market(state, ["G01", "G05", "G13", "G17"])
+    back = state["goods_supply"]
+    state["goods_supply"] = []
+    state["goods_discards"] = back  # as if every other tile had been exchanged
+    send(state, {"cmd": "buy-commodity", "tile": "G01"})
+    assert state["goods_discards"] == []
+    assert sorted(state["goods_market"][3:] + state["goods_supply"]) == sorted(back)
+    assert state["goods_market"][:3] == ["G05", "G13", "G17"]

@@ -329,3 +329,18 @@ def test_exchange_goods_lets_exchange_be_chosen():
     state = game(2)
     give_goods(state, 0, "G01")
     assert codes(state, "choose")["exchange"] is None
+
+
+def test_a_bonus_that_spends_the_mains_money_forfeits_the_main():
+    """Not in the README (the engine's choice, so that a turn can always end): paying for the bonus first
+    can leave the main action impossible; it is then forfeited at once."""
+    state = game(2)
+    _broke(state)
+    set_money(state, 0, 6)  # cost 1 each: affordable with 6, not after paying 6
+    choose(state, "build")
+    events = send(state, {"cmd": "bonus", "action": "equipment"})
+    assert of_type(events, "forfeited") == [{"type": "forfeited", "seat": 0, "action": "build"}]
+    assert state["turn"]["main_done"] and player(state)["money"] == 0
+    send(state, {"cmd": "manufacture", "steps": 1})
+    end_turn(state)
+    assert seat(state) == 1

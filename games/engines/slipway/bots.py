@@ -42,6 +42,10 @@ ACTION_COMMAND = {
     "build": "build", "canal": "rent-canal", "commodity": "buy-commodity", "equipment": "manufacture",
     "crew": "recruit", "employee": "hire", "exchange": "exchange", "subsidy": "subsidy",
 }
+MONEY = 0.45  # a coin while there are turns to spend it
+CANAL = 1.0  # scale of the canals' promise
+TILE = 0.6  # a ship tile in the yard, before its places
+STOCK = 1.0  # scale of the stock items' promise
 GOOD_SHIP = 6  # the cruise score of a plain steamer (captain, stoker, smokestack, speed 4, a crane)
 SHIP_PATIENCE = 0.35  # how much of the gap to a good ship counts against launching a poor one early
 MAX_LENGTH = 14  # the canals' forward length is looked at up to this many steps
@@ -208,13 +212,13 @@ def value(engine: Slipway, state: State, seat: int) -> float:
     w = min(1.0, left / 3.0)
     w_slow = min(1.0, left / 5.0)
     v = realized(engine, player)
-    v += (0.45 * min(1.0, left / 2.0) + 0.01) * player["money"]
-    v += w * stock_value(player["items"])
+    v += (MONEY * min(1.0, left / 2.0) + 0.01) * player["money"]
+    v += w * STOCK * stock_value(player["items"])
     v += w * 1.4 * sum(len(data.goods()[g]["goods"]) for g in player["goods"])
     emp = data.employees()
     v += w_slow * sum(employee_value(emp[e]["effect"]) for e in player["employees"])
     length = forward_length(player["canal"])
-    v += w * canal_value(length)
+    v += w * CANAL * canal_value(length)
     cells = engine.cells(player)
     ships = yard.completed_ships(cells, data.setup()["ship_max"])
     in_ship: set[int] = set()
@@ -237,7 +241,7 @@ def value(engine: Slipway, state: State, seat: int) -> float:
         v += gained - sum(s["score"]["total"] for s in sailing)
     for slot, tile in enumerate(player["yard"]):
         if tile is not None and slot not in in_ship:
-            v += w * (0.9 + 0.25 * units(tile))
+            v += w * (TILE + 0.25 * units(tile))
     return v
 
 

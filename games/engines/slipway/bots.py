@@ -46,6 +46,7 @@ MONEY = 0.45  # a coin while there are turns to spend it
 CANAL = 1.0  # scale of the canals' promise
 TILE = 0.6  # a ship tile in the yard, before its places
 STOCK = 1.0  # scale of the stock items' promise
+BONUS_MARGIN = 0.5  # a bonus action is taken when it adds at least this much to the valuation
 GOOD_SHIP = 6  # the cruise score of a plain steamer (captain, stoker, smokestack, speed 4, a crane)
 SHIP_PATIENCE = 0.35  # how much of the gap to a good ship counts against launching a poor one early
 MAX_LENGTH = 14  # the canals' forward length is looked at up to this many steps
@@ -106,12 +107,26 @@ def turns_left(state: State, seat: int) -> float:
 
 
 def forward_length(system: dict[str, Any]) -> int:
-    """The longest forward path the canals offer from the token (from any mouth before the first cruise)."""
-    defs = data.canals()
-    length = 0
-    while length < MAX_LENGTH and canal.has_path(system, defs, length + 1):
-        length += 1
-    return length
+    """The longest forward path the canals offer from the token (from any mouth before the first cruise).
+
+    Remembered by the system's tiles and token: every candidate of a decision asks about the same few
+    systems, and the search is most of a valuation's time."""
+    token = system.get("token")
+    key = (tuple((t["x"], t["y"], t["tile"], t.get("rotation", 0)) for t in system.get("tiles") or []),
+           None if token is None else (token["x"], token["y"], token["spot"], token["entered"]))
+    found = _LENGTHS.get(key)
+    if found is None:
+        defs = data.canals()
+        found = 0
+        while found < MAX_LENGTH and canal.has_path(system, defs, found + 1):
+            found += 1
+        if len(_LENGTHS) > 20_000:
+            _LENGTHS.clear()
+        _LENGTHS[key] = found
+    return found
+
+
+_LENGTHS: dict[tuple[Any, ...], int] = {}
 
 
 def canal_value(length: int) -> float:
@@ -315,7 +330,7 @@ class _Shipwright:
         name = ACTION_COMMAND[action]
         cmds = [c for c in self.engine.legal_commands(state, seat=self.seat) if c["cmd"] == name]
         if action == "build":
-            cmds += multi_builds(self.engine, state, self.seat)
+            cmds = prune_singles(cmds) + multi_builds(self.engine, state, self.seat)
         elif action in ("equipment", "crew"):
             cmds = [c for c in cmds if c["steps"] <= 5]
         return cmds
@@ -366,26 +381,25 @@ class _Shipwright:
         return out
 
     def _act(self) -> Command | None:
-        """The turn's actions: the open main or bonus action's best command, or a bonus worth its price; None
-        when the actions are settled (then the ships launch and the turn ends)."""
+        """The turn's actions: the open main or bonus action's best command, then a bonus worth its price; None
+        when the actions are settled (then the ships launch and the turn ends). A bonus is weighed once the
+        main action is done (it may go before it by the rules; weighing it at both points doubles a turn's
+        thinking for a rare gain) and not again once the launch has begun (outfits made)."""
         turn = self.state["turn"]
-        bonuses = self._bonus_options()
-        here = value(self.engine, self.state, self.seat)
-        best_bonus = max(bonuses, key=lambda b: b[0], default=None)
         for role in ("main", "bonus"):
             action = turn[role]
             if action and not turn[f"{role}_done"]:
-                cmds = self._follow_ups(self.state, action)
                 best_cmd, best_v = None, float("-inf")
-                for cmd in cmds:
+                for cmd in self._follow_ups(self.state, action):
                     v = self._value_after(cmd)
                     if v is not None and v > best_v:
                         best_cmd, best_v = cmd, v
-                if best_bonus is not None and best_bonus[0] > best_v + 0.5:
-                    return best_bonus[1]
                 if best_cmd is not None:
                     return best_cmd
-        if best_bonus is not None and best_bonus[0] > here + 0.5:
+        if self.player["outfits"]:
+            return None
+        best_bonus = max(self._bonus_options(), key=lambda b: b[0], default=None)
+        if best_bonus is not None and best_bonus[0] > value(self.engine, self.state, self.seat) + BONUS_MARGIN:
             return best_bonus[1]
         return None
 
@@ -444,6 +458,25 @@ class _Shipwright:
         if not legal:
             raise RulesError("not-your-turn", "This bot has nothing to do.")
         return next((c for c in legal if c["cmd"] == "end-turn"), legal[0])
+
+
+def prune_singles(builds: list[Command]) -> list[Command]:
+    """Of the one-tile builds, for each part and slot only the tile offering most for its price and the
+    cheapest (the others are never better for the valuation, which reads a tile's places and its price)."""
+    ships = data.ships()
+    by_place: dict[tuple[str, int], list[Command]] = {}
+    for b in builds:
+        if len(b["tiles"]) != 1:
+            continue
+        t = b["tiles"][0]
+        by_place.setdefault((ships[t["tile"]]["part"], t["slot"]), []).append(b)
+    out = []
+    for group in by_place.values():
+        tiles = [b["tiles"][0]["tile"] for b in group]
+        keep = {max(tiles, key=lambda t: (units(t) - 0.5 * ships[t]["cost"], -ships[t]["cost"], t)),
+                min(tiles, key=lambda t: (ships[t]["cost"], -units(t), t))}
+        out += [b for b in group if b["tiles"][0]["tile"] in keep]
+    return out
 
 
 def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:

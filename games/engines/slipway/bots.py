@@ -155,8 +155,7 @@ def plan_outfit(engine: Slipway, player: dict[str, Any], tiles: list[str], aboar
             return [], -1
         add.append("captain")
         captains -= 1
-    have = {i: aboard.count(i) for i in ("stoker", "smokestack", "sail")}
-    best: tuple[int, int, int, int] | None = None  # speed, -items, stokers, stacks, sails
+    best: tuple[int, int] | None = None  # the greatest speed the canals allow, then the fewest items
     best_add = (0, 0, 0)
     for st in range(min(stock.get("stoker", 0), max(0, left["stoker_cabin"])) + 1):
         for sm in range(min(stock.get("smokestack", 0), max(0, left["rig"])) + 1):
@@ -165,7 +164,7 @@ def plan_outfit(engine: Slipway, player: dict[str, Any], tiles: list[str], aboar
                 speed = engine.speed(player, tiles, items)
                 if speed > length:
                     continue
-                key = (speed, -(st + sm + sa), 0, 0)
+                key = (speed, -(st + sm + sa))
                 if best is None or key > best:
                     best, best_add = key, (st, sm, sa)
     if best is None:

@@ -325,6 +325,14 @@
     return out;
   }
 
+  /* A market tile to tap (a drawn tile in a button); a refused one says why under it. */
+  function pick(o, drawing, refused) {
+    const id = "sw-why-" + (++reasonCount);
+    const button = el("button", { type: "button", class: "sw-pick" + (o.selected ? " selected" : ""), "data-tile": o["data-tile"], "aria-pressed": o.selected ? "true" : "false",
+      disabled: !!refused, "aria-label": o.label, "aria-describedby": refused ? id : null, onclick: o.onclick }, drawing);
+    return el("span", { class: "sw-pick-box" }, button, refused ? el("small", { class: "sw-reason", id }, refused) : null);
+  }
+
   // -- build: tap a market tile, then a yard slot (the server plans which slots are legal) -------------
   function buildPanel(view, me) {
     const b = ui.build;
@@ -333,8 +341,7 @@
       view.markets.ships[part].map((id) => {
         const t = ships[id];
         const refused = taken.has(id) ? "Already placed in this build." : b.pending.length >= 3 ? "A build is at most 3 tiles." : t.cost > me.money ? "That costs " + t.cost + "; you have " + me.money + "." : null;
-        return el("button", { type: "button", class: "sw-pick" + (b.tile === id ? " selected" : ""), "data-tile": id, "aria-pressed": b.tile === id ? "true" : "false",
-          disabled: !!refused, title: refused, "aria-label": D.shipWords(t) + (refused ? ". " + refused : ""), onclick: () => pickShip(id) }, D.shipTile(t, { label: null }));
+        return pick({ "data-tile": id, selected: b.tile === id, label: D.shipWords(t), onclick: () => pickShip(id) }, D.shipTile(t, { label: null }), refused);
       })));
     const marks = {};
     const slots = b.plan && b.plan.slots ? new Map(b.plan.slots.map((s) => [s.slot, s.reason])) : null;
@@ -387,15 +394,14 @@
   function canalPanel(view, me) {
     const c = ui.canal;
     const rent = listed("rent-canal");
-    const pick = view.markets.canals.map((id) => {
+    const picks = view.markets.canals.map((id) => {
       const has = rent.filter((e) => e.command.tile === id);
       const refused = !has.length ? "It fits nowhere in your canal system." : has.every((e) => blockedBy(e)) ? text(blockedBy(has[0]).message) : null;
-      return el("button", { type: "button", class: "sw-pick" + (c.tile === id ? " selected" : ""), "data-tile": id, "aria-pressed": c.tile === id ? "true" : "false", disabled: !!refused,
-        title: refused, "aria-label": D.canalWords(canals[id], 0) + (refused ? ". " + refused : ""), onclick: () => { ui.canal = { tile: c.tile === id ? null : id, cell: null, turn: 0 }; redraw(); } },
-      D.canalTile(canals[id], 0, { label: null }));
+      return pick({ "data-tile": id, selected: c.tile === id, label: D.canalWords(canals[id], 0), onclick: () => { ui.canal = { tile: c.tile === id ? null : id, cell: null, turn: 0 }; redraw(); } },
+        D.canalTile(canals[id], 0, { label: null }), refused);
     });
     const out = [el("p", { class: "muted" }, c.tile ? "Tap a highlighted cell of your canals, turn the tile, confirm." : "Tap a canal tile in the market."),
-      el("div", { class: "sw-row sw-market-pick", role: "group", "aria-label": "Canal tiles in the market" }, pick)];
+      el("div", { class: "sw-row sw-market-pick", role: "group", "aria-label": "Canal tiles in the market" }, picks)];
     if (c.tile) {
       const options = rent.filter((e) => e.command.tile === c.tile && !blockedBy(e));
       const byCell = new Map();
@@ -621,7 +627,7 @@
         feed.refresh(ctx, payload.version);
         refreshCruise(view, ctx, payload.version);
         document.body.dataset.drawn = String(payload.version);
-      }).catch((err) => Junction.showError($("play-error"), "Cannot load the game's components: " + err.message, null));
+      }, (err) => Junction.showError($("play-error"), "Cannot load the game's components: " + err.message, null));
     },
   };
 })();

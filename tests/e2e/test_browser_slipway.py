@@ -225,3 +225,71 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
 def content() -> dict:
     """The kind's components, as the page reads them (GET /api/kinds/slipway/content)."""
     return ENGINE.content()
+
+
+# Every state of a whole game drawn for the seat on turn: no script error, no missing value shown, and a
+# control to use (or a refused one saying why) in every stage of every phase.
+FORBIDDEN = r"\b(null|undefined|NaN)\b|\[object Object\]"
+DRAW_FOR = """([payload]) => {
+  window.JunctionPlay.render(payload, window.JunctionRoom);
+  return new Promise((resolve) => {
+    const wait = () => (document.body.dataset.drawn === String(payload.version) ? resolve({
+      text: document.getElementById("sw").innerText,
+      enabled: document.querySelectorAll("#sw-actions button:enabled").length,
+      refused: [...document.querySelectorAll("#sw-actions button:disabled")].filter((b) => !b.getAttribute("aria-describedby")).map((b) => b.textContent),
+      stage: payload.state.turn ? payload.state.turn.stage : "over",
+    }) : setTimeout(wait, 5));
+    wait();
+  });
+}"""
+
+
+def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_page):
+    import random
+    import re
+
+    import httpx
+
+    url = live_server_url
+    created = httpx.post(f"{url}/api/games", json={"kind": KIND, "name": NAMES[0]}).json()
+    for name in NAMES[1:]:
+        httpx.post(f"{url}/api/games/{created['code']}/seats", json={"name": name})
+    started = httpx.post(f"{url}/api/games/{created['code']}/start", headers={"Authorization": f"Bearer {created['token']}"})
+    assert started.status_code == 200, started.text
+    page = new_page(width=360, height=740)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    tokens = {created["code"]: {"token": created["token"], "seat": 0}}
+    page.add_init_script(f"localStorage.setItem('junction.tokens', {json_text(tokens)})")
+    page.goto(f"{url}/games/{created['code']}/")
+    page.wait_for_selector("#sw-track svg")
+
+    game = ENGINE.setup(players=NAMES, options=dict(Game.objects.get(code=created["code"]).options), seed=11)
+    rng = random.Random(3)
+    stages: set[tuple[str, str]] = set()
+    for step in range(400):
+        if ENGINE.is_finished(game):
+            break
+        seat = ENGINE.active_seats(game)[0]
+        view = ENGINE.view(game, seat=seat)
+        legal = [e["command"] for e in view["listing"] if e["reason"] is None]
+        shown = page.evaluate(DRAW_FOR, [{"version": 10_000 + step, "status": "active", "seat": seat, "state": view, "legal_commands": legal}])
+        stages.add((view["phase"], shown["stage"]))
+        assert not re.search(FORBIDDEN, shown["text"]), (step, re.search(FORBIDDEN, shown["text"]).group(0))
+        assert shown["enabled"] >= 1, (step, shown["stage"])
+        assert not shown["refused"], (step, shown["refused"])  # a refused control always says why
+        command = ENGINE.bot_command(game, seat=seat, bot="random", rng=rng)
+        ENGINE.apply(game, seat=seat, command=command)
+    assert ENGINE.is_finished(game)
+    final = ENGINE.view(game, seat=0)
+    shown = page.evaluate(DRAW_FOR, [{"version": 20_000, "status": "finished", "seat": 0, "state": final, "legal_commands": []}])
+    assert "Game over" in shown["text"] and page.locator("#sw-scores table tbody tr").count() == 3
+    assert {("play", "choose"), ("play", "act"), ("final-action", "choose")} <= stages, stages
+    assert not errors, errors
+
+
+def json_text(value) -> str:
+    """A JSON text as a JavaScript string literal holding it (for localStorage)."""
+    import json
+
+    return json.dumps(json.dumps(value))

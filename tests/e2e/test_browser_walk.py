@@ -31,10 +31,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+from games.engines.registry import get_engine
 from tests.e2e.conftest import auth
 from tests.e2e.runerail_scene import ENGINE as RUNERAIL
 from tests.e2e.runerail_scene import NAMES as RUNERAIL_NAMES
 from tests.e2e.runerail_scene import find_seed, prefix
+
+SLIPWAY = get_engine("slipway")
 
 pytestmark = pytest.mark.browser
 
@@ -315,6 +318,11 @@ def run_walk(walk: Walk, url: str) -> None:
     host[rn["code"]] = {"token": rn["host_token"], "host": True, "seat": 0}
     seat1[rn["code"]] = {"token": seat(url, rn["code"], "Bo"), "seat": 1}
     seat2[rn["code"]] = {"token": seat(url, rn["code"], "Cy"), "seat": 2}
+    # Slipway: one game, from the first choice through a build, a ship's launch and its cruise to the end.
+    sw = create(url, "slipway", "Ann")
+    host[sw["code"]] = {"token": sw["host_token"], "host": True, "seat": 0}
+    seat1[sw["code"]] = {"token": seat(url, sw["code"], "Bo"), "seat": 1}
+    seat2[sw["code"]] = {"token": seat(url, sw["code"], "Cy"), "seat": 2}
     spare = create(url, "toy", "Dee")  # a second open game: the home page lists two
     # A table screen held by a host without a seat (its host panel shows): a second Wood and Steel game.
     hosted = create(url, "wood-and-steel", None)
@@ -470,6 +478,58 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("rn-asked", f"/games/{rn_code}/", who="seat1", ready="#rn-ask:not([hidden]) #rn-ask-choices button")
     walk.visit("rn-asking-other", f"/games/{rn_code}/", who="host", ready="#rn-effects li")
 
+    # Slipway: choosing an action, a build with a tapped market tile (the yard's slots planned), a completed
+    # ship's outfitting (a tapped item planned), its cruise paths, a canal tapped into place, the last cruise.
+    sw_code = sw["code"]
+    sw_tokens = {0: sw["host_token"], 1: seat1[sw_code]["token"], 2: seat2[sw_code]["token"]}
+    sw_who = {0: "host", 1: "seat1", 2: "seat2"}
+    start(url, sw_code, sw["host_token"])
+
+    def sw_send(command: dict) -> None:
+        on_turn = game_row(sw_code).state["turn"]["seat"]
+        response = httpx.post(f"{url}/api/games/{sw_code}/commands", json=command, headers=auth(sw_tokens[on_turn]))
+        assert response.status_code == 200, response.text
+
+    def sw_on_turn() -> str:
+        return sw_who[game_row(sw_code).state["turn"]["seat"]]
+
+    def sw_tap_tile(page):
+        page.click("#sw-actions .sw-pick >> nth=0")
+        page.wait_for_selector("#sw-actions .sw-slot-button")
+        yield "slots-planned"
+
+    def sw_tap_item(page):
+        page.click("#sw-actions button[data-cmd=outfit-add]:enabled >> nth=0")
+        page.wait_for_selector("#sw-outfit-plan")
+        page.wait_for_function("!document.querySelector('#sw-actions').textContent.includes('Planning')")
+        yield "outfit-planned"
+
+    def sw_tap_canal(page):
+        page.click("#sw-actions .sw-pick:enabled >> nth=0")
+        page.click("#sw-actions .sw-grid button.candidate >> nth=0")
+        page.wait_for_selector("#sw-actions .sw-cell.selected svg")
+        yield "cell-chosen"
+
+    walk.visit("sw-choose-on-turn", f"/games/{sw_code}/", who=sw_on_turn(), ready="#sw-actions button[data-cmd=choose]")
+    walk.visit("sw-choose-watcher", f"/games/{sw_code}/", ready="#sw-players .sw-player svg")
+    sw_send({"cmd": "choose", "action": "build"})
+    walk.visit("sw-build-on-turn", f"/games/{sw_code}/", who=sw_on_turn(), ready="#sw-actions .sw-pick", then=sw_tap_tile)
+    sw_state = game_row(sw_code).state
+    ship_costs = {t["id"]: t["cost"] for t in SLIPWAY.content()["ships"]["tiles"]}
+    cheapest = [min(sw_state["market"][part], key=ship_costs.get) for part in ("bow", "middle", "stern")]
+    sw_send({"cmd": "build", "tiles": [{"tile": t, "slot": i} for i, t in enumerate(cheapest)]})
+    walk.visit("sw-launch-on-turn", f"/games/{sw_code}/", who=sw_on_turn(), ready="#sw-actions .sw-launch #sw-cannot-cruise", then=sw_tap_item)
+    sw_send({"cmd": "outfit", "slot": 0, "items": ["captain"]})
+    walk.visit("sw-cruise-on-turn", f"/games/{sw_code}/", who=sw_on_turn(), ready="#sw-actions .sw-launch .sw-path")
+    seat_no = game_row(sw_code).state["turn"]["seat"]
+    cruise = next(e["command"] for e in SLIPWAY.listing(game_row(sw_code).state, seat=seat_no)
+                  if e["command"]["cmd"] == "cruise" and e["reason"] is None)
+    sw_send(cruise)
+    sw_send({"cmd": "choose", "action": "canal"})
+    walk.visit("sw-canal-on-turn", f"/games/{sw_code}/", who=sw_on_turn(), ready="#sw-cruise-card:not([hidden]) #sw-cruise-steps li",
+               then=sw_tap_canal)
+    walk.visit("sw-cruise-watcher", f"/games/{sw_code}/", ready="#sw-cruise-card:not([hidden]) #sw-cruise-steps li")
+
     # Finished: the game master hands the seats to bots, which play to the end.
     bots_finish(rr_code, "planner")
     walk.visit("rr-finished", f"/games/{rr_code}/", who="seat1", ready="body[data-status=finished] #rr-winner:not([hidden])")
@@ -478,12 +538,14 @@ def run_walk(walk: Walk, url: str) -> None:
     bots_finish(toy["code"], "random")
     bots_finish(lw["code"], "random")
     bots_finish(ws_code, "simple")
+    bots_finish(sw_code, "random")
+    walk.visit("sw-finished", f"/games/{sw_code}/", who="seat1", ready="body[data-status=finished] #sw-scores:not([hidden])")
     walk.visit("room-toy-finished", f"/games/{toy['code']}/", who="host", ready="body[data-status=finished]")
     walk.visit("lw-finished", f"/games/{lw['code']}/", who="host", ready="body[data-status=finished]")
     walk.visit("ws-finished", f"/games/{ws_code}/", who="seat1", ready="body[data-phase=finished] #ws-feed li", then=tabs("ties", "market"))
     walk.visit("table-finished", f"/games/{ws_code}/table", ready="body[data-phase=finished] #ws-t-feed li")
     walk.visit("replay-ws-start", f"/games/{ws_code}/replay", ready="body[data-step='1']")
-    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws"), (rr_code, "rr"), (rn_code, "rn")):
+    for code, kind in ((toy["code"], "toy"), (lw["code"], "lw"), (ws_code, "ws"), (rr_code, "rr"), (rn_code, "rn"), (sw_code, "sw")):
         last = game_row(code).version
         if kind != "toy":
             walk.visit(f"replay-{kind}-middle", f"/games/{code}/replay?step={last // 2}", ready=f"body[data-step='{last // 2}']")

@@ -110,6 +110,13 @@ def _spread(values: list[float]) -> dict[str, float]:
     return {"mean": round(statistics.fmean(values), 1), "min": min(values), "max": max(values)}
 
 
+def _speeds(speeds: list[int]) -> dict[str, float]:
+    """The launched ships' speeds: mean, and the share of steamers (speed 4 or more)."""
+    if not speeds:
+        return {}
+    return {"mean": round(statistics.fmean(speeds), 2), "steamers": round(sum(v >= 4 for v in speeds) / len(speeds), 3)}
+
+
 def report(summaries: list[Summary], elapsed: float | None = None) -> dict[str, Any]:
     """What the games say: win shares, scores, length, end reasons, ships (see the module's docstring)."""
     n_games = len(summaries)
@@ -150,6 +157,7 @@ def report(summaries: list[Summary], elapsed: float | None = None) -> dict[str, 
         "commands": _spread([s["commands"] for s in summaries]),
         "launched_per_player": round(sum(map(sum, (s["launched"] for s in summaries))) / players, 2) if players else 0,
         "lost_per_player": round(sum(map(sum, (s["lost"] for s in summaries))) / players, 2) if players else 0,
+        "ship_speeds": _speeds([v for s in summaries for seat in s["speeds"] for v in seat]),
     }
     out["components"] = components(summaries)
     if elapsed is not None:
@@ -202,7 +210,9 @@ def print_report(rep: dict[str, Any], *, components: bool = False) -> None:
     print(f"  scores (every player)     : {mmm(rep['scores'])}")
     print(f"  spread (winner minus last): {mmm(rep['spread'])}")
     print(f"  length: turns {mmm(rep['turns'])}; commands {mmm(rep['commands'])}")
-    print(f"  ships per player: {rep['launched_per_player']} launched, {rep['lost_per_player']} lost")
+    speeds = rep["ship_speeds"]
+    print(f"  ships per player: {rep['launched_per_player']} launched, {rep['lost_per_player']} lost"
+          + (f"; speed {speeds['mean']} on average, {100 * speeds['steamers']:.0f} % of 4 or more" if speeds else ""))
     if components:
         names = {**{k: v["name"] for k, v in data.contracts().items()}, **{k: v["name"] for k, v in data.employees().items()}}
         print("  contracts kept (kept, mean points, holders' win share):")

@@ -157,6 +157,8 @@ def report(summaries: list[Summary], elapsed: float | None = None) -> dict[str, 
         "commands": _spread([s["commands"] for s in summaries]),
         "launched_per_player": round(sum(map(sum, (s["launched"] for s in summaries))) / players, 2) if players else 0,
         "lost_per_player": round(sum(map(sum, (s["lost"] for s in summaries))) / players, 2) if players else 0,
+        "points_by_source": {key: round(sum(map(sum, (s[f"{key}_points"] for s in summaries))) / players, 2)
+                             if players else 0 for key in ("cruise", "contract", "trader")},
         "ship_speeds": _speeds([v for s in summaries for seat in s["speeds"] for v in seat]),
     }
     out["components"] = components(summaries)
@@ -209,6 +211,9 @@ def print_report(rep: dict[str, Any], *, components: bool = False) -> None:
     print(f"  win share by turn position: {' '.join(f'{100 * w:.0f}%' for w in rep['win_share_by_position'])}")
     print(f"  scores (every player)     : {mmm(rep['scores'])}")
     print(f"  spread (winner minus last): {mmm(rep['spread'])}")
+    src = rep["points_by_source"]
+    print(f"  points per player by source: cruises {src['cruise']}, contracts {src['contract']}, "
+          f"traders {src['trader']}")
     print(f"  length: turns {mmm(rep['turns'])}; commands {mmm(rep['commands'])}")
     speeds = rep["ship_speeds"]
     print(f"  ships per player: {rep['launched_per_player']} launched, {rep['lost_per_player']} lost"

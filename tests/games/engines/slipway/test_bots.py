@@ -139,6 +139,6 @@ def test_the_simulator_summary_has_its_fields():
     for key in ("scores", "spread", "turns", "commands"):
         assert set(rep[key]) == {"mean", "min", "max"}
     assert rep["spread"]["min"] >= 0
-    assert {"launched_per_player", "lost_per_player", "ship_speeds", "games_per_second", "components"} <= set(rep)
+    assert {"launched_per_player", "lost_per_player", "ship_speeds", "points_by_source", "games_per_second", "components"} <= set(rep)
     assert simulate.lineup("shipwright,random", 4) == ["shipwright", "random", "random", "random"]
     assert simulate.lineup("shipwright*2,random") == ["shipwright", "shipwright", "random"]

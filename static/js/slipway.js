@@ -355,7 +355,7 @@
     }
     const cost = b.pending.reduce((a, w) => a + ships[w.tile].cost, 0);
     const problem = b.plan && b.plan.problem;
-    const why = !b.pending.length ? { message: "Tap a tile in the market, then a slot of your yard." }
+    const why = !b.pending.length ? { message: b.tile ? "Tap a slot of your yard for " + shipPart(b.tile) + "." : "Tap a tile in the market, then a slot of your yard." }
       : problem ? problem : cost > me.money ? { message: "These tiles cost " + cost + "; you have " + me.money + "." } : null;
     return [
       el("p", { class: "muted", id: "sw-build-hint" }, b.tile ? "Now tap a slot of your yard for " + shipPart(b.tile) + " (illegal slots say why)." : "Tap a ship tile in the market (up to 3), then a slot of your yard."),
@@ -556,6 +556,7 @@
         el("span", {}, "Step " + (i + 1) + (path[i] ? " · " + where(path[i]) : "") + (f ? " · " + f + (pts ? " +" + pts : f === "riband" ? " (a later riband counts)" : " +0") : "")));
     });
     $("sw-cruise-steps").replaceChildren(...steps);
+    $("sw-cruise-steps").style.setProperty("--seat", colorOf(e.seat));  // the ship's token, in its owner's colour
     const s = e.score;
     const total = "Crew " + s.crew + " + cranes and cannons " + s.equipment + " + speed " + s.speed + " + officials " + s.officials + " + riband " + s.riband + " = " + plural(s.total, "point") + ".";
     $("sw-cruise-total").textContent = "";
@@ -619,6 +620,9 @@
       if (!view) return;
       if (payload.version !== uiVersion) { ui = fresh(); uiVersion = payload.version; }
       last = { payload, ctx };
+      // The names first: the replay words the step's action (describeAction) right after this call.
+      names = Object.fromEntries(view.players.map((p) => [p.seat, p.name]));
+      colors = Object.fromEntries(view.players.map((p) => [p.seat, p.color]));
       if (!feed) feed = Junction.feed($("sw-feed"), describe);
       loadContent().then(() => {
         if (last.payload !== payload) return;  // a newer state came meanwhile: it draws

@@ -214,7 +214,7 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
     replay.wait_for_selector("#sw-track svg")
     replay.click("#rp-next")
     replay.wait_for_selector("body[data-step='2']")
-    assert replay.inner_text("#rp-action")
+    assert "Bo chose Manufacture equipment" in replay.inner_text("#rp-action")
     replay.click("#rp-last")
     last = replay.inner_text("#rp-last-step")
     replay.wait_for_selector(f"body[data-step='{last}']")

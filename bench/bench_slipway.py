@@ -9,8 +9,9 @@ Prints:
 - a bot move's time (``bot_command``), p50 / p99 / max, per bot, from those games (the shipwright
   values every candidate on a copy of the state: its choose and bonus decisions are the slow ones, shown
   apart);
-- replay: actions per second when a few bot games' command logs (``--replay-games`` shipwright games,
-  2 to 4 players, recorded here first) are replayed from their seeds with ``setup()`` + ``apply()``, as the
+- replay: actions per second when bot games' command logs (the recorded games of
+  ``tests/games/engines/slipway/recorded/``; without them ``--replay-games`` shipwright games of 2 to 4
+  players, played here first) are replayed from their seeds with ``setup()`` + ``apply()``, as the
   platform replays a game (no views, no legal commands), against the aim of 20,000 actions/s; and the
   time per command kind, so a shortfall names the slow command.
 """
@@ -18,6 +19,7 @@ Prints:
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -30,6 +32,7 @@ from bench.common import percentile, replay_recorded  # noqa: E402
 from games.engines.slipway import ENGINE  # noqa: E402
 from games.engines.slipway.simulate import NAMES, lineup, play_game  # noqa: E402
 
+RECORDED = ROOT / "tests" / "games" / "engines" / "slipway" / "recorded"
 REPLAY_AIM = 20_000  # actions per second (the issue)
 DEFAULT_LINEUPS = "random*4;shipwright*4"
 
@@ -71,8 +74,12 @@ def bot_games(bots: list[str], seconds: float) -> dict:
 
 
 def recorded_games(count: int) -> list[dict]:
-    """``count`` shipwright games (2, 3, 4 players in turn) as the recorded-game format ``replay_recorded``
-    reads: seed, players, options, commands and every player's final money."""
+    """The recorded games (``tests/games/engines/slipway/recorded/``, made by its ``record_games.py``) when
+    there are any, else ``count`` shipwright games (2, 3, 4 players in turn) played here, in the format
+    ``replay_recorded`` reads: seed, players, options, commands and every player's final money."""
+    recorded = [json.loads(p.read_text()) for p in sorted(RECORDED.glob("game_*.json"))]
+    if recorded:
+        return recorded
     games = []
     for i in range(count):
         players = 2 + i % 3
@@ -105,12 +112,13 @@ def main() -> None:
         print(f"  {bot + ' move':>24}: {spread(times)}, mean {ms(mean)} ({len(times)} moves)")
 
     games = recorded_games(args.replay_games)
+    source = "recorded games" if RECORDED.exists() and any(RECORDED.glob("game_*.json")) else "shipwright games"
     r = replay_recorded(ENGINE, games, args.seconds, "money")
     apply_time = r["elapsed"] - r["setup"]
     rate = r["actions"] / r["elapsed"]
     print(f"  replay: {rate:,.0f} actions/s with the setups, {r['actions'] / apply_time:,.0f} actions/s in apply "
           f"alone, {r['actions'] / r['cpu']:,.0f} actions per CPU second ({r['passes']} passes over {r['games']} "
-          f"shipwright games of 2-4 players, {r['actions']} actions; setup {ms(r['setup'] / (r['passes'] * r['games']))}"
+          f"{source} of 2-4 players, {r['actions']} actions; setup {ms(r['setup'] / (r['passes'] * r['games']))}"
           f" a game); aim {REPLAY_AIM:,}: {'met' if rate >= REPLAY_AIM else 'NOT met'}")
     total = sum(map(sum, r["by_kind"].values()))
     for kind, times in sorted(r["by_kind"].items(), key=lambda kv: -sum(kv[1])):

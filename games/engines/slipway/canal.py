@@ -93,7 +93,12 @@ def placement_problem(system: System, defs: Defs, tile_id: str, x: int, y: int,
         return "bad-cell", f"({x!r}, {y!r}) is not a grid cell."
     if not _is_int(rotation) or rotation not in ROTATIONS:
         return "bad-rotation", f"A rotation is 0 to 3 quarter turns clockwise, not {rotation!r}."
-    index = _index(system, defs)
+    return _problem(_index(system, defs), defs, tile_id, x, y, rotation)
+
+
+def _problem(index: Mapping[Cell, _Placed], defs: Defs, tile_id: str, x: int, y: int,
+             rotation: int) -> tuple[str, str] | None:
+    """placement_problem on a system already indexed (a search indexes it once)."""
     if (x, y) in index:
         return "cell-taken", f"The cell ({x}, {y}) already holds one of your canal tiles."
     if not index:
@@ -121,12 +126,21 @@ def placements(system: System, defs: Defs, tile_id: str) -> list[tuple[int, int,
     """Every legal (x, y, rotation) for ``tile_id``, sorted; an empty system offers (0, 0) (any cell is legal
     there, and which one does not matter)."""
     index = _index(system, defs)
+    return [(x, y, r) for x, y in _free_cells(index) for r in ROTATIONS
+            if _problem(index, defs, tile_id, x, y, r) is None]
+
+
+def can_place(system: System, defs: Defs, tile_id: str) -> bool:
+    """Whether ``tile_id`` has a legal placement (placements(), stopping at the first)."""
+    index = _index(system, defs)
+    return any(_problem(index, defs, tile_id, x, y, r) is None for x, y in _free_cells(index) for r in ROTATIONS)
+
+
+def _free_cells(index: Mapping[Cell, _Placed]) -> list[Cell]:
+    """The empty cells next to the system, sorted ((0, 0) for an empty one)."""
     if not index:
-        cells = {(0, 0)}
-    else:
-        cells = {_neighbour(x, y, side) for x, y in index for side in SIDES} - index.keys()
-    return [(x, y, r) for x, y in sorted(cells) for r in ROTATIONS
-            if placement_problem(system, defs, tile_id, x, y, r) is None]
+        return [(0, 0)]
+    return sorted({_neighbour(x, y, side) for x, y in index for side in SIDES} - index.keys())
 
 
 # -- the cruise -----------------------------------------------------------------------------------------

@@ -450,17 +450,8 @@ class Slipway(Engine):
 
     def choosable(self, state: State, seat: int) -> dict[str, dict[str, str] | None]:
         """Each action tile's reason it cannot take this seat's cube now (None: it can)."""
-        turn = state["turn"]
         final = state["phase"] == "final-action"
-        out: dict[str, dict[str, str] | None] = {}
-        for tile in state["track"]:
-            action = tile["action"]
-            if not final and tile["cube"] is not None:
-                out[action] = {"code": "tile-taken", "message": f"{ACTION_NAMES[action]} has a cube on it."}
-            elif not final and action == turn["front"]:
-                out[action] = {"code": "just-moved", "message": f"You just moved {ACTION_NAMES[action]} to the front."}
-            else:
-                out[action] = self.cannot_perform(state, seat, action, spend=0)
+        out = {tile["action"]: self._choice_problem(state, seat, tile["action"]) for tile in state["track"]}
         if not final and all(r is not None for r in out.values()):
             # Nothing can be performed: any free tile takes the cube and the action is forfeited (README).
             for action, reason in out.items():
@@ -468,11 +459,24 @@ class Slipway(Engine):
                     out[action] = None
         return out
 
+    def _choice_problem(self, state: State, seat: int, action: str) -> dict[str, str] | None:
+        """Why ``action``'s tile cannot take the seat's cube (the forfeit aside); None: it can."""
+        if state["phase"] != "final-action":
+            tile = next(t for t in state["track"] if t["action"] == action)
+            if tile["cube"] is not None:
+                return {"code": "tile-taken", "message": f"{ACTION_NAMES[action]} has a cube on it."}
+            if action == state["turn"]["front"]:
+                return {"code": "just-moved", "message": f"You just moved {ACTION_NAMES[action]} to the front."}
+        return self.cannot_perform(state, seat, action, spend=0)
+
     def _choose(self, state: State, seat: int, action: str, events: list[Event]) -> None:
         turn = state["turn"]
-        reasons = self.choosable(state, seat)
-        require(action in reasons, "no-such-action", f"{ACTION_NAMES[action]} is not in this game.")
-        reason = reasons[action]
+        require(any(t["action"] == action for t in state["track"]), "no-such-action",
+                f"{ACTION_NAMES[action]} is not in this game.")
+        reason = self._choice_problem(state, seat, action)
+        if reason is not None:
+            # Only when the action itself cannot be performed, whether any free tile's can decides (the forfeit).
+            reason = self.choosable(state, seat)[action]
         if reason is not None:
             raise RulesError(reason["code"], reason["message"])
         player = state["players"][seat]
@@ -546,7 +550,7 @@ class Slipway(Engine):
             affordable = [t for t in state["canal_market"] if defs[t]["cost"] <= money]
             if not affordable:
                 return {"code": "cannot-afford", "message": "You cannot pay for any canal tile in the market."}
-            if any(canal.placements(player["canal"], defs, t) for t in affordable):
+            if any(canal.can_place(player["canal"], defs, t) for t in affordable):
                 return None
             return {"code": "no-placement", "message": "No canal tile you can pay for fits your canal system."}
         if action == "commodity":

@@ -870,14 +870,17 @@ class Slipway(Engine):
                     f"The ship's speed is {facts['speed']}: its path is that many steps.")
             walked = canal.walk(system, data.canals(), path, start=start_pos)
             require(walked["ok"], "bad-path", walked.get("message", "That is not a forward path of your canals."))
+            left_cells = {tuple(c) for c in walked.get("left", [])}
+            left = [dict(t) for t in system["tiles"] if (t["x"], t["y"]) in left_cells]
             canal.apply_walk(system, walked)
             player["used_canals"].extend(walked["removed"])
             score = self.score_cruise(player, facts["tiles"], facts["items"], facts["speed"], walked["spots"])
             record = {"tiles": facts["tiles"], "items": facts["items"], "speed": facts["speed"], "score": score,
                       "canals": len(walked["removed"])}
             player["fleet"].append(record)
+            # The way taken and the tiles it left (gone from the system now), so pages can draw the cruise.
             events.append({"type": "cruised", "seat": seat, "slot": slot, "speed": facts["speed"],
-                           "spots": walked["spots"], "score": score})
+                           "start": start_pos, "path": path, "left": left, "spots": walked["spots"], "score": score})
         for s in range(first, last + 1):
             player["yard"][s] = None
         player["outfits"].pop(str(slot), None)

@@ -1,5 +1,5 @@
-"""Benchmark: a rail game's play page (Resourceful Rails, Runerail: ``--kind``) as a seated player gets it: its weight
-and its time to the first drawn map.
+"""Benchmark: a title's play page (Resourceful Rails, Runerail, Slipway: ``--kind``) as a seated player gets it: its
+weight and its time to the first drawn board (a rail title's map with its track; Slipway's action track).
 
 One Daphne serving the app the way a hosted table does (``make host``: JUNCTION_HOST=1, so DEBUG
 off and the static files collected, hashed and gzip-compressed by WhiteNoise; ``collectstatic``
@@ -75,8 +75,11 @@ from common import (  # noqa: E402
     started_game,
 )
 
-# Each rail title's page: the element its map is drawn in.
-KINDS = {"resourceful-rails": {"map": "#rr-map"}, "runerail": {"map": "#rn-map"}}
+# Each title's page: the element its board is drawn in, and what shows the game's track on it (None: a title
+# without track: its board drawn is enough).
+KINDS = {"resourceful-rails": {"map": "#rr-map", "lines": ".rm-track-line"},
+         "runerail": {"map": "#rn-map", "lines": ".rm-track-line"},
+         "slipway": {"map": "#sw-track", "lines": None}}
 KIND = "resourceful-rails"  # set by --kind
 CONTENT_PATH = f"/api/kinds/{KIND}/content"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -108,7 +111,7 @@ INIT_SCRIPT = """(() => {
     }
   };
   const drawn = () => document.body && document.body.dataset.version && document.querySelector(setup.map + " svg")
-    && (!setup.track || document.querySelector(setup.map + " .rm-track-line"));
+    && (!setup.track || !setup.lines || document.querySelector(setup.map + " " + setup.lines));
   const check = () => {
     if (drawn()) {
       bench.seen = performance.now();
@@ -120,7 +123,7 @@ INIT_SCRIPT = """(() => {
   requestAnimationFrame(check);
 })();"""
 
-TIMES = """([contentPath, map]) => {
+TIMES = """([contentPath, map, lines]) => {
   const nav = performance.getEntriesByType("navigation")[0];
   const content = performance.getEntriesByType("resource").find((e) => e.name.includes(contentPath));
   return Object.assign({}, window.__bench, {
@@ -129,7 +132,7 @@ TIMES = """([contentPath, map]) => {
     paint: (performance.getEntriesByName("first-contentful-paint")[0] || {}).startTime,
     contentStart: content ? content.startTime : null, contentEnd: content ? content.responseEnd : null,
     contentTransfer: content ? content.transferSize : null,
-    tracks: document.querySelectorAll(map + " .rm-track-line").length,
+    tracks: lines ? document.querySelectorAll(map + " " + lines).length : null,
     version: document.body.dataset.version,
   });
 }"""
@@ -182,6 +185,13 @@ def play(base: str, code: str, tokens: list[str], moves: int, seed: int) -> dict
             legal = payload["legal_commands"]
             if not legal:
                 raise RuntimeError(f"seat {seat} has no legal command at version {payload['version']}")
+            if KIND == "slipway":  # ships rather than track: build, outfit and cruise first
+                ships = [c for c in legal if c["cmd"] in ("build", "outfit", "cruise")]
+                command = rng.choice(ships or [c for c in legal if c["cmd"] != "end-turn"] or legal)
+                response = client.post(f"/api/games/{code}/commands", headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                       json={**command, "expected_version": payload["version"]})
+                response.raise_for_status()
+                continue
             builds = [c for c in legal if c["cmd"] == "build"]
             onward = [c for c in builds if json.dumps(c["path"][0]) == last_end.get(seat)]
             by_name = {c["cmd"]: c for c in legal}
@@ -259,19 +269,25 @@ def plan_latency(base: str, code: str, token: str, samples: int, seed: int) -> s
     import httpx
 
     content = httpx.get(base + CONTENT_PATH).json()
-    keys = [n["at"] for n in content["map"]["nodes"]]
     rng = random.Random(seed)
+    if KIND == "slipway":  # a tap on a market ship tile: the yard's slots planned for it
+        tiles = [t["id"] for t in content["ships"]["tiles"]]
+        bodies = [{"plan": "build", "tiles": [], "tile": rng.choice(tiles)} for _ in range(samples)]
+        what = "a ship tile's slots"
+    else:
+        keys = [n["at"] for n in content["map"]["nodes"]]
+        bodies = [{"plan": "build", "points": [None, rng.choice(keys)]} for _ in range(samples)]
+        what = "build to a random milepost"
     ok: list[float] = []
     refused: list[float] = []
     with httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"}) as client:
-        for _ in range(samples):
-            body = {"plan": "build", "points": [None, rng.choice(keys)]}
+        for body in bodies:
             t0 = time.perf_counter()
             response = client.post(f"/api/games/{code}/plan", json=body)
             (ok if response.status_code == 200 else refused).append((time.perf_counter() - t0) * 1000)
     part = lambda xs: (f"{len(xs)} answered, p50 {percentile(xs, 50):.1f} ms, p99 {percentile(xs, 99):.1f} ms"  # noqa: E731
                        if xs else "none")
-    return f"a tap's plan over HTTP (build to a random milepost): {part(ok)}; refused: {part(refused)}"
+    return f"a tap's plan over HTTP ({what}): {part(ok)}; refused: {part(refused)}"
 
 
 def label(url: str) -> str:
@@ -302,8 +318,8 @@ def load(page, cdp, network: Network, url: str, track: bool) -> dict:
         page.wait_for_load_state("networkidle", timeout=3000)
     except Exception:  # noqa: BLE001 - a socket keeps the page from "idle" on some versions: counted as is
         pass
-    times = page.evaluate(TIMES, [CONTENT_PATH, KINDS[KIND]["map"]])
-    if track and not times["tracks"]:
+    times = page.evaluate(TIMES, [CONTENT_PATH, KINDS[KIND]["map"], KINDS[KIND]["lines"]])
+    if track and KINDS[KIND]["lines"] and not times["tracks"]:
         raise RuntimeError("the map was drawn without the game's track")
     rows = network.rows()
     return {**times, **work, "rows": rows, "bytes": sum(r["bytes"] for r in rows), "ws": sum(network.ws_frames),
@@ -314,7 +330,7 @@ def one_run(browser, base: str, code: str, seat: dict, track: bool, throttle: fl
     """A cold load in a new context, then a warm one in the same context."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, device_scale_factor=2, is_mobile=True, has_touch=True)
     try:
-        context.add_init_script(INIT_SCRIPT % json.dumps({"code": code, "seat": seat, "track": track, "map": KINDS[KIND]["map"]}))
+        context.add_init_script(INIT_SCRIPT % json.dumps({"code": code, "seat": seat, "track": track, **KINDS[KIND]}))
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         network = Network(cdp)
@@ -394,7 +410,7 @@ def weight_table(title: str, rows: list[dict], gz: dict[str, int] | None = None)
 def main() -> int:
     global KIND, CONTENT_PATH
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kind", choices=sorted(KINDS), default="resourceful-rails", help="the rail title whose page is loaded")
+    parser.add_argument("--kind", choices=sorted(KINDS), default="resourceful-rails", help="the title whose page is loaded")
     parser.add_argument("--runs", type=int, default=5, help="page loads per setting (each a new browser context)")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown for the slow-phone runs")
     parser.add_argument("--moves", type=int, default=80, help="commands played before the page is opened (track on the map)")
@@ -438,12 +454,13 @@ def main() -> int:
         state = views[0]["state"]
         seat = args.seat if args.seat is not None else (state["active_seat"] if state["active_seat"] is not None else 0)
         view = views[seat]
-        track = len(state["track"])
+        track = len(state["track"]) if KINDS[KIND]["lines"] else sum(len(p["fleet"]) for p in state["players"])
         seat_info = {"token": tokens[seat], "seat": seat, **({"host": True} if seat == 0 else {})}
         print(f"one Daphne ({'PostgreSQL + Redis' if args.database_url else 'embedded: SQLite + in-memory channel layer'}), "
               f"as `make host` serves (JUNCTION_HOST=1: DEBUG off, collected + compressed static files)")
         print(f"game {code} ({KIND}): 3 seats, version {view['version']} after {args.moves} commands ({played:.1f} s), "
-              f"{track} track sections, {state['phase']} phase, stage {state['stage']}; the page opened as seat {seat}"
+              f"{track} {'track sections' if KINDS[KIND]['lines'] else 'ships launched'}, {state['phase']} phase, "
+              f"stage {state['stage'] if 'stage' in state else (state.get('turn') or {}).get('stage')}; the page opened as seat {seat}"
               f"{' (its turn)' if seat == state['active_seat'] else ''}, its view {len(json.dumps(view)):,} bytes of JSON")
         print(check_etag(base))
         active = state["active_seat"] if state["active_seat"] is not None else 0

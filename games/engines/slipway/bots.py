@@ -3,14 +3,16 @@
 ``shipwright`` plays one command at a time and derives everything afresh from the state, so the same
 state always gives the same command (the ``rng`` is not used):
 
-1. **Discards.** Keeps the contracts that score most now, ties broken by how naturally a fleet of
-   steamers reaches them (fleet size, speed 4, stokers, canals used come first).
+1. **Discards.** Keeps the contracts with the best prospect: their points now plus most of what the target
+   ship (below), launched about once every four turns left, would add; ties broken by how naturally a
+   fleet of steamers reaches them.
 2. **Actions** (choose, the main action, a bonus, the final build): every candidate command is applied
    to a copy of the state (a JSON round trip: the state is plain JSON, and that copy is the fastest) and
    the result valued for the bot's seat (:func:`value`). ``choose`` and ``bonus`` are valued with their
    best follow-up command. Builds of two or three tiles are the bot's own: for each window of 3–6 slots
-   whose tiles fit one ship, the best affordable market tiles for its empty slots (the listing lists
-   single tiles only).
+   whose tiles fit one ship, the best affordable market tiles for its empty slots, or for all but one
+   middle (the ship held open until its crew and engines are in hand), picked for places, price or steam
+   (the listing lists single tiles only).
 3. **Launching.** Once the turn's actions are settled, each completed ship gets the outfit that scores
    most on a path the canals can give (a captain; stokers, smokestacks and sails for the greatest speed
    not beyond the canals' forward length; cranes, cannons, marines, merchants, officers for the room
@@ -20,7 +22,12 @@ state always gives the same command (the ``rng`` is not used):
 the rest, weighed by the turns this seat has left: money, stock items (a stoker with a smokestack makes a
 speed-4 steamer), commodity goods, employees, the yard's tiles, completed ships (their cruise score with
 the outfit the stock allows, or a loss when they cannot sail) and the canals' forward length from the
-token. Nothing here changes the rules: it only reads the engine's state and its public helpers.
+token. On top of that it values the *target ship* (:func:`plan_ship`): for the ship being built (the
+first run of unfinished tiles in the yard) the best of a few outfits (a plain ship, or a steamer with one
+or two stokers, smokestacks and a sail), scored with its contract gains, less ``PLAN_ACTION`` for each
+action still to take (tiles, a captain, stokers and smokestacks by recruit, manufacture or a commodity
+tile's exchange, canal rents to reach its speed). So every step toward the target is worth something the
+one-ply comparison sees. Nothing here changes the rules: it only reads the engine's state and its helpers.
 """
 
 from __future__ import annotations
@@ -42,7 +49,11 @@ ACTION_COMMAND = {
     "build": "build", "canal": "rent-canal", "commodity": "buy-commodity", "equipment": "manufacture",
     "crew": "recruit", "employee": "hire", "exchange": "exchange", "subsidy": "subsidy",
 }
-MONEY = 0.45  # a coin while there are turns to spend it
+MONEY = 0.45  # a coin while there are turns to spend it (up to what tiles and canals want)
+MONEY_NEEDED = 8  # coins a player wants for its next tiles and canals
+SPARE_MONEY = 0.15  # a coin beyond those (a bonus action costs 6)
+PLAN_WEIGHT = 0.5  # the target ship's value beside the items' own
+GOOD = 1.2  # a good on a commodity tile the target ship does not want (its sale)
 CANAL = 1.0  # scale of the canals' promise
 TILE = 0.6  # a ship tile in the yard, before its places
 STOCK = 1.0  # scale of the stock items' promise
@@ -51,6 +62,12 @@ GOOD_SHIP = 6  # the cruise score of a plain steamer (captain, stoker, smokestac
 SHIP_PATIENCE = 0.35  # how much of the gap to a good ship counts against launching a poor one early
 MAX_LENGTH = 14  # the canals' forward length is looked at up to this many steps
 PATHS_LOOKED_AT = 300  # cruise paths weighed per ship
+PLAN_ACTION = 0.8  # the points an action costs a plan (about what an action earns over a game)
+PLAN_TRUST = 0.85  # a planned ship's score counts at this share (markets change, rivals take tiles)
+TILES_PER_BUILD = 2.5  # ship tiles a build action places, on average
+STEPS_PER_RENT = 2.5  # canal steps a rented tile adds, on average
+# The target ships weighed: (stokers, smokestacks, sails); (0, 0, 0) is the plain ship with a captain.
+PLAN_MODES = ((0, 0, 0), (1, 1, 0), (2, 1, 0), (1, 2, 0), (1, 1, 1), (2, 2, 0), (2, 1, 1), (2, 2, 1))
 
 # Stock items as promise (before the weight of the turns left): the common speed pieces and captains are
 # what every ship needs; cranes and cannons score 2 on a ship, marines and merchants 1.
@@ -213,7 +230,8 @@ def realized(engine: Slipway, player: dict[str, Any]) -> float:
     """Points the player has made (what the scores would say now)."""
     kept = data.setup()["contracts_kept"]
     contracts = sorted((engine.contract_score(player, c) for c in player["contracts"]), reverse=True)[:kept]
-    traders = sum(e["points"] for e in engine._effects(player, "trader"))
+    emp = data.employees()
+    traders = sum(emp[e]["effect"].get("points", 0) for e in player["employees"] if emp[e]["effect"]["type"] == "trader")
     return sum(s["score"]["total"] for s in player["fleet"]) + sum(contracts) + traders
 
 
@@ -226,37 +244,168 @@ def value(engine: Slipway, state: State, seat: int) -> float:
     w = min(1.0, left / 3.0)
     w_slow = min(1.0, left / 5.0)
     v = realized(engine, player)
-    v += (MONEY * min(1.0, left / 2.0) + 0.01) * player["money"]
-    v += w * STOCK * stock_value(player["items"])
-    v += w * 1.4 * sum(len(data.goods()[g]["goods"]) for g in player["goods"])
+    money = player["money"]
+    v += (MONEY * min(1.0, left / 2.0) + 0.01) * min(money, MONEY_NEEDED)
+    v += (SPARE_MONEY * min(1.0, left / 2.0) + 0.01) * max(0, money - MONEY_NEEDED)
     emp = data.employees()
     v += w_slow * sum(employee_value(emp[e]["effect"]) for e in player["employees"])
     length = forward_length(player["canal"])
-    v += w * CANAL * canal_value(length)
     cells = engine.cells(player)
     ships = yard.completed_ships(cells, data.setup()["ship_max"])
     in_ship: set[int] = set()
     sailing: list[dict[str, Any]] = []
+    stock = dict(player["items"])
     for first, last in ships:
         in_ship.update(range(first, last + 1))
         tiles = player["yard"][first:last + 1]
         aboard = player["outfits"].get(str(first), [])
-        add, score = plan_outfit(engine, player, tiles, aboard, player["items"], length)
+        add, score = plan_outfit(engine, player, tiles, aboard, stock, length)
         if score < 0:
             v -= 2.0
             continue
-        # a poor ship sent while there is time to fit it out better wastes its bow and stern
-        v += score + 1.0 - w * SHIP_PATIENCE * max(0.0, GOOD_SHIP - score)
+        for item in add:
+            stock[item] -= 1
         items = aboard + add
-        sailing.append({"tiles": tiles, "items": items, "speed": engine.speed(player, tiles, items),
-                        "score": {"riband": 0, "total": score}})
+        speed = engine.speed(player, tiles, items)
+        length = max(0, length - speed)
+        sailing.append({"tiles": tiles, "items": items, "speed": speed, "score": {"riband": 0, "total": score}})
+        v += score + 1.0 - w * SHIP_PATIENCE * max(0.0, GOOD_SHIP - score)
     if sailing:  # what those cruises would add to the contracts
         gained = realized(engine, {**player, "fleet": player["fleet"] + sailing}) - realized(engine, player)
         v += gained - sum(s["score"]["total"] for s in sailing)
-    for slot, tile in enumerate(player["yard"]):
-        if tile is not None and slot not in in_ship:
-            v += w * (TILE + 0.25 * units(tile))
+    # the promise of what is in hand, and the ship being built towards its target
+    v += w * STOCK * stock_value(stock)
+    v += w * CANAL * canal_value(length)
+    tiles, missing = project(player, in_ship)
+    v += w * sum(TILE + 0.25 * units(t) for t in tiles)
+    v += w * GOOD * sum(len(data.goods()[g]["goods"]) for g in player["goods"])
+    fleet_now = {**player, "fleet": player["fleet"] + sailing}
+    plan_v, plan = plan_ship(engine, fleet_now, tiles, missing, stock, length, left if not sailing else left - 1)
+    if plan:
+        v += w * PLAN_WEIGHT * plan_v
     return v
+
+# -- the target ship ---------------------------------------------------------------------------------------
+
+
+def _plain_middle() -> str:
+    """A middle with no safety item: stands for a tile not yet bought when a planned ship's length counts."""
+    if not _PLAIN:
+        _PLAIN.append(min(t for t, d in data.ships().items() if d["part"] == "middle" and not d["safety"]))
+    return _PLAIN[0]
+
+
+_PLAIN: list[str] = []
+
+
+def project(player: dict[str, Any], in_ship: set[int]) -> tuple[list[str], dict[str, int]]:
+    """The ship being built: the first run of the yard's tiles outside completed ships (from the first such
+    tile to its stern, or to just before a second bow), and the parts it still lacks (a bow, a stern, a
+    middle) to be a ship at all. Tiles of a second ship begun wait their turn (valued as tiles)."""
+    ships = data.ships()
+    tiles: list[str] = []
+    for s, t in enumerate(player["yard"]):
+        if t is None or s in in_ship:
+            continue
+        part = ships[t]["part"]
+        if part == "bow" and tiles:
+            break
+        tiles.append(t)
+        if part == "stern":
+            break
+    parts = [ships[t]["part"] for t in tiles]
+    missing = {"bow": int("bow" not in parts), "stern": int("stern" not in parts),
+               "middle": int("middle" not in parts)}
+    return tiles, missing
+
+
+def cover_from_goods(player: dict[str, Any], short: dict[str, int]) -> list[str]:
+    """Take what the player's commodity tiles can become off ``short`` (in place); the tiles used (an
+    exchange each).
+
+    Each good becomes one item of its kind's table, no two goods of a tile the same item (the rule)."""
+    kinds = data.kinds()
+    goods = data.goods()
+    used: list[str] = []
+    for g in player["goods"]:
+        taken: list[str] = []
+        for kind in goods[g]["goods"]:
+            item = next((i for i in kinds[kind]["trades"] if short.get(i, 0) > 0 and i not in taken), None)
+            if item is not None:
+                taken.append(item)
+                short[item] -= 1
+        if taken:
+            used.append(g)
+    return used
+
+
+def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing: dict[str, int],
+              stock: dict[str, int], length: int, left: float) -> tuple[float, dict[str, Any]]:
+    """The best target ship for the yard's project: its value (the planned score, trusted at
+    ``PLAN_TRUST``, less ``PLAN_ACTION`` per action still to take: tiles, items, canal) and what it uses.
+
+    A mode is a number of stokers, smokestacks and sails; the captain comes from the stock or one action
+    (a recruit, or rum); each other missing item from the stock, a commodity tile's goods (one exchange
+    for the tile) or one action; a stoker cabin or rig mount the built tiles lack comes with a tile still
+    to build; the canals must reach the ship's speed (``STEPS_PER_RENT`` steps a rent). Cranes, cannons,
+    marines and merchants in stock go aboard when there is room. A mode needing more actions than the
+    turns left is not a plan. The gain on the contracts held counts with the score."""
+    room = engine.capacity(player, tiles) if tiles else {"cabin": 0, "stoker_cabin": 0, "rig": 0, "crane": 0,
+                                                         "cannon": 0}
+    to_build = sum(missing.values())
+    best: tuple[float, dict[str, Any]] = (float("-inf"), {})
+    for st, sm, sa in PLAN_MODES:
+        extra_tiles = 0
+        short_stoker = max(0, st - room["stoker_cabin"])
+        short_rig = max(0, sm + sa - room["rig"])
+        # a stern still to build brings a stoker cabin and a rig mount; any other tile one of them
+        from_stern = min(missing["stern"], 1)
+        short_stoker_left = max(0, short_stoker - from_stern)
+        short_rig_left = max(0, short_rig - from_stern)
+        slots_free = to_build - from_stern
+        need_units = short_stoker_left + short_rig_left
+        extra_tiles = max(0, need_units - slots_free)
+        n_tiles = len(tiles) + to_build + extra_tiles
+        if n_tiles > data.setup()["ship_max"]:
+            continue
+        want = {"captain": 1, "stoker": st, "smokestack": sm, "sail": sa}
+        have = dict(stock)
+        actions = (to_build + extra_tiles) / TILES_PER_BUILD
+        short: dict[str, int] = {}
+        for item, n in want.items():
+            use = min(n, have.get(item, 0))
+            have[item] = have.get(item, 0) - use
+            if n > use:
+                short[item] = n - use
+        goods_used = cover_from_goods(player, short)
+        actions += len(goods_used)
+        actions += sum(short.values())
+        items = ["captain"] + ["stoker"] * st + ["smokestack"] * sm + ["sail"] * sa
+        shape = tiles + [_plain_middle()] * (to_build + extra_tiles)
+        speed = engine.speed(player, shape, items)
+        if speed > length:
+            actions += (speed - length) / STEPS_PER_RENT
+        if actions > left + 0.5:
+            continue
+        spare_units = max(0, slots_free - need_units)  # tiles still to build can bring mounts and cabins
+        for item, mount in (("crane", "crane"), ("cannon", "cannon")):
+            n = min(have.get(item, 0), room[mount] + spare_units)
+            spare_units -= max(0, n - room[mount])
+            items += [item] * n
+        cabins = room["cabin"] + spare_units
+        for item in ("marine", "merchant"):
+            n = min(have.get(item, 0), cabins)
+            items += [item] * n
+            cabins -= n
+        count = {i: items.count(i) for i in ITEMS}
+        score = (speed + sum(count[c] for c in ("captain", "marine", "merchant"))
+                 + 2 * (count["crane"] + count["cannon"]))
+        ship = {"tiles": shape, "items": items, "speed": speed, "score": {"riband": 0, "total": score}}
+        gain = realized(engine, {**player, "fleet": player["fleet"] + [ship]}) - realized(engine, player) - score
+        v = PLAN_TRUST * (score + gain) - PLAN_ACTION * actions
+        if v > best[0]:
+            best = (v, {"items": items, "speed": speed, "actions": actions, "goods": goods_used})
+    return best
 
 
 # -- the player -----------------------------------------------------------------------------------------
@@ -290,13 +439,28 @@ class _Shipwright:
 
     # -- discards and choices ------------------------------------------------------------------------
     def _discard(self) -> Command:
+        """Drop the contract with the worst prospect: its points now, plus what the target ship (launched as
+        often as the turns left allow, about one every four turns) would add; ties by ``CONTRACT_LEAN``."""
         contracts = data.contracts()
+        engine, player = self.engine, self.player
+        in_ship = {s for first, last in engine.completed(player) for s in range(first, last + 1)}
+        tiles, missing = project(player, in_ship)
+        left = turns_left(self.state, self.seat)
+        _v, plan = plan_ship(engine, player, tiles, missing, dict(player["items"]),
+                             forward_length(player["canal"]), left)
+        fleet = list(player["fleet"])
+        if plan:
+            shape = tiles + [_plain_middle()] * max(0, 3 - len(tiles))
+            ship = {"tiles": shape, "items": plan["items"], "speed": plan["speed"], "score": {"riband": 0, "total": 0}}
+            fleet += [ship] * max(1, round(left / 4))
+        future = {**player, "fleet": fleet}
 
-        def keep(c: str) -> tuple[float, str]:
-            k = contracts[c]
-            return self.engine.contract_score(self.player, c) + CONTRACT_LEAN.get(k["measure"], 1.0), c
+        def keep(c: str) -> tuple[float, float, str]:
+            now = engine.contract_score(player, c)
+            later = engine.contract_score(future, c)
+            return now + 0.7 * (later - now), CONTRACT_LEAN.get(contracts[c]["measure"], 1.0), c
 
-        worst = min(self.player["contracts"], key=keep)
+        worst = min(player["contracts"], key=keep)
         return {"cmd": "discard-contract", "contract": worst}
 
     def _value_after(self, command: Command, state: State | None = None) -> float | None:
@@ -478,9 +642,23 @@ def prune_singles(builds: list[Command]) -> list[Command]:
     return out
 
 
+def _tile_keys() -> list[Any]:
+    """The ways a build picks a slot's tile: most places for the price, cheapest, or steam first (a stoker
+    cabin and a rig mount: what a steamer needs)."""
+    ships = data.ships()
+
+    def steam(t: str) -> tuple[float, ...]:
+        d = ships[t]
+        return (min(1, d["stoker_cabins"]) + min(1, d["mounts"]["rig"]), units(t) - 0.5 * d["cost"], -d["cost"])
+
+    return [lambda t: (units(t) - 0.5 * ships[t]["cost"], -ships[t]["cost"]),
+            lambda t: (-ships[t]["cost"], units(t)), steam]
+
+
 def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
     """Builds of two or three tiles: for each window of 3 to 6 slots whose tiles fit one ship, the best
-    affordable market tiles for (up to three of) its empty slots, bow end first."""
+    affordable market tiles for (up to three of) its empty slots, bow end first; and the same leaving one
+    middle empty (a ship held open until its crew and engines are ready: the last tile launches it)."""
     player = state["players"][seat]
     ships = data.ships()
     cells = engine.cells(player)
@@ -488,6 +666,7 @@ def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
     money = player["money"]
     out: list[Command] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
+    keys = _tile_keys()
     for length in range(3, min(6, ship_max) + 1):
         for first in range(len(cells) - length + 1):
             last = first + length - 1
@@ -495,33 +674,35 @@ def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
             if any(cells[s] is not None and cells[s] != parts[s - first] for s in range(first, last + 1)):
                 continue
             empty = [s for s in range(first, last + 1) if cells[s] is None]
-            if len(empty) < 2:
-                continue
-            # fill the stern and bow ends first when the window is too long for one build
-            if len(empty) > 3:
-                continue
-            for cheap in (False, True):
-                budget = money
-                taken: list[tuple[str, int]] = []
-                for s in empty:
-                    part = parts[s - first]
-                    options = [t for t in state["market"][part] if ships[t]["cost"] <= budget
-                               and t not in {x for x, _ in taken}]
-                    if not options:
-                        break
-                    key = (lambda t: (-ships[t]["cost"], units(t))) if cheap else \
-                          (lambda t: (units(t) - 0.5 * ships[t]["cost"], -ships[t]["cost"]))
-                    t = max(options, key=key)
-                    budget -= ships[t]["cost"]
-                    taken.append((t, s))
-                if len(taken) != len(empty):
+            fills = [empty] if len(empty) <= 3 else []
+            open_middles = [s for s in empty if s not in (first, last)]
+            if open_middles:
+                held = [s for s in empty if s != open_middles[-1]]
+                if len(held) <= 3:
+                    fills.append(held)
+            for fill in fills:
+                if len(fill) < 2:
                     continue
-                sig = tuple(sorted(taken))
-                if sig in seen:
-                    continue
-                seen.add(sig)
-                if yard.placement_problem(cells, [(s, ships[t]["part"]) for t, s in taken], ship_max) is None:
-                    out.append({"cmd": "build", "tiles": [{"tile": t, "slot": s} for t, s in taken]})
+                for key in keys:
+                    budget = money
+                    taken: list[tuple[str, int]] = []
+                    for s in fill:
+                        part = parts[s - first]
+                        options = [t for t in state["market"][part] if ships[t]["cost"] <= budget
+                                   and t not in {x for x, _ in taken}]
+                        if not options:
+                            break
+                        t = max(options, key=key)
+                        budget -= ships[t]["cost"]
+                        taken.append((t, s))
+                    if len(taken) != len(fill):
+                        continue
+                    sig = tuple(sorted(taken))
+                    if sig in seen:
+                        continue
+                    seen.add(sig)
+                    if yard.placement_problem(cells, [(s, ships[t]["part"]) for t, s in taken], ship_max) is None:
+                        out.append({"cmd": "build", "tiles": [{"tile": t, "slot": s} for t, s in taken]})
     return out
 
 

@@ -114,17 +114,40 @@ def test_plan_outfit_counts_speed_employees_and_refuses_a_ship_without_a_captain
     assert bots.plan_outfit(ENGINE, me, list(STEAMER), [], {**stock, "captain": 0}, length=5) == ([], -1)
 
 
-def test_multi_tile_builds_are_accepted_and_each_completes_a_ship():
+def test_multi_tile_builds_are_accepted_and_each_completes_a_ship_or_holds_one_open():
     state = acting(game(2), "build", done=False)
     ship_in_yard(state, 0, ("B01",), at=4)  # a bow waiting for its middles and stern
     builds = bots.multi_builds(ENGINE, state, 0)
     assert builds and all(2 <= len(b["tiles"]) <= 3 for b in builds)
     assert any(b["tiles"][0]["slot"] == 5 for b in builds)  # one finishes the waiting bow's ship
+    held = 0
     for b in builds:
         after = json.loads(json.dumps(state))
         ENGINE.apply(after, seat=0, command=b)  # accepted
         slots = {t["slot"] for t in b["tiles"]}
-        assert any(slots <= set(range(first, last + 1)) for first, last in ENGINE.completed(player(after, 0)))
+        if any(slots <= set(range(first, last + 1)) for first, last in ENGINE.completed(player(after, 0))):
+            continue
+        # a ship held open: one more middle would complete it
+        held += 1
+        row = ENGINE.cells(player(after, 0))
+        gaps = [s for s in range(len(row)) if row[s] is None]
+        assert any(ENGINE.completed({**player(after, 0), "yard": [*player(after, 0)["yard"][:g], "M01",
+                                                                  *player(after, 0)["yard"][g + 1:]]})
+                   for g in gaps), b
+    assert held, "no build holds a ship open for its crew and engines"
+
+
+def test_the_target_ship_is_a_steamer_when_the_means_are_in_hand():
+    state = game(2)
+    me = player(state, 0)
+    stock = {"captain": 1, "stoker": 1, "smokestack": 1, "sail": 0, "crane": 0, "cannon": 0, "marine": 0,
+             "merchant": 0}
+    value, plan = bots.plan_ship(ENGINE, me, list(STEAMER[:1] + STEAMER[2:]), {"bow": 0, "stern": 0, "middle": 1},
+                                 stock, length=4, left=6)
+    assert plan["speed"] == 4 and plan["actions"] < 1
+    slow_value, slow = bots.plan_ship(ENGINE, me, list(STEAMER[:1] + STEAMER[2:]), {"bow": 0, "stern": 0, "middle": 1},
+                                      stock, length=1, left=0.5)
+    assert slow["speed"] == 1 and slow_value < value  # no time to rent canals: the plain ship
 
 
 def test_the_simulator_summary_has_its_fields():

@@ -225,7 +225,7 @@ FLEET = [
 
 CONTRACTS = [
     ("K01", 3), ("K02", 0), ("K03", 3), ("K04", 0), ("K05", 3), ("K06", 4), ("K07", 2), ("K08", 2), ("K09", 2),
-    ("K10", 5), ("K11", 6), ("K12", 3), ("K13", 3), ("K14", 3), ("K15", 6), ("K16", 3), ("K17", 3), ("K18", 3),
+    ("K10", 5), ("K11", 10), ("K12", 6), ("K13", 3), ("K14", 3), ("K15", 6), ("K16", 3), ("K17", 6), ("K18", 6),
 ]
 
 
@@ -258,7 +258,7 @@ def _scored(money, fleets=None, contracts=None, employees=None):
 
 
 def test_scores_count_cruises_the_best_kept_contracts_and_traders():
-    state = _scored([0, 0, 0], fleets={0: FLEET}, contracts={0: ["K10", "K15", "K02", "K12"]},
+    state = _scored([0, 0, 0], fleets={0: FLEET}, contracts={0: ["K10", "K15", "K02", "K04"]},
                     employees={0: ("E01", "E02"), 1: ("E03",)})
     s0, s1, s2 = state["scores"]
     assert s0["cruises"] == 25 and s0["contracts"] == 6 + 5 and s0["traders"] == 1 + 3

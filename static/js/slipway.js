@@ -22,7 +22,7 @@
 
   // ---- content ----------------------------------------------------------------------------------
   let content = null, contentLoading = null;
-  const ships = {}, canals = {}, goods = {}, kinds = {}, kindNames = {}, employees = {}, contracts = {};
+  const ships = {}, canals = {}, goods = {}, kinds = {}, kindNames = {}, kindTrades = {}, employees = {}, contracts = {};
   function loadContent() {
     if (content) return Promise.resolve(content);
     if (!contentLoading) {
@@ -34,7 +34,7 @@
         const start = Object.assign({ id: "start" }, content.canals.start);
         canals[start.id] = start;
         for (const t of content.goods.tiles) goods[t.id] = t;
-        for (const k of content.goods.kinds) { kinds[k.id] = k; kindNames[k.id] = k.name; }
+        for (const k of content.goods.kinds) { kinds[k.id] = k; kindNames[k.id] = k.name; kindTrades[k.id] = k.trades; }
         for (const e of content.employees.tiles) employees[e.id] = e;
         for (const c of content.contracts.tiles) contracts[c.id] = c;
         return content;
@@ -128,7 +128,7 @@
   // ---- the board -------------------------------------------------------------------------------------
   function renderBoard(view) {
     const turn = view.turn || {};
-    $("sw-track").replaceChildren(D.actionTrack(view.track, turn.front, colorOf, who));
+    $("sw-track").replaceChildren(actionTrack(view));
     const t = view.timer;
     $("sw-timer").textContent = "Timer " + text(t.space) + " of " + text(t.spaces) + " · queue: " + plural(t.queue, "cube") + " left" +
       (t.end ? " · the game is ending" : "");
@@ -138,37 +138,83 @@
       el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Crew", w.crew_ring, view.markers.crew), el("figcaption", {}, "Crew")),
       el("figure", { class: "sw-wheel-fig" }, D.employeeWheel(view.markets.employees, view.markers.employee), el("figcaption", {}, "Employees")),
       el("figure", { class: "sw-wheel-fig" }, D.priceRing(content.goods.price_ring, content.goods.kinds, view.markers.price), el("figcaption", {}, "Prices")));
-    const stops = view.markets.employees.map((stop, i) => el("li", { class: "sw-stop" + (i === view.markers.employee ? " marker" : "") },
-      el("b", {}, "Stop " + (i + 1) + (i === view.markers.employee ? " (marker)" : "")),
-      el("div", { class: "sw-row" }, stop.map((e) => (e && employees[e] ? D.employeeTile(employees[e], kindNames) : el("span", { class: "muted" }, "empty"))))));
-    $("sw-stops").replaceChildren(...stops);
+    $("sw-stops").replaceChildren(...employeeStops(view));
     const m = view.markets;
     $("sw-market-ships").replaceChildren(...["bow", "middle", "stern"].map((part) =>
       el("div", { class: "sw-part" }, el("b", {}, part + "s (" + plural(m.ship_supply[part], "tile") + " in the stack)"),
         el("div", { class: "sw-row" }, m.ships[part].map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.shipTile(ships[id])))))));
     $("sw-market-canals").replaceChildren(el("div", { class: "sw-row" }, m.canals.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.canalTile(canals[id], 0), el("small", {}, text(canals[id].name))))),
       el("p", { class: "muted" }, plural(m.canal_supply, "canal tile") + " in the supply."));
-    $("sw-market-goods").replaceChildren(el("div", { class: "sw-row" }, m.goods.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.commodityTile(goods[id], kindNames)))),
+    $("sw-market-goods").replaceChildren(el("div", { class: "sw-row" }, m.goods.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.commodityTile(goods[id], kindNames, kindTrades)))),
       el("p", { class: "muted" }, plural(m.goods_supply, "commodity tile") + " in the supply."));
+    if (!$("sw-legend").childElementCount) $("sw-legend").replaceChildren(...legend());
+  }
+
+  /* The action track, back to front: a drawn tile per action (its icon, what it does, the cube on it in
+   * its seat's colour, or the income a cube put there would take now: 1 per cube nearer the front). */
+  function actionTrack(view) {
+    const track = view.track, front = (view.turn || {}).front;
+    return el("ol", { class: "sw-track", "aria-label": "Action track, from the back to the front" }, track.map((t, i) => {
+      const cube = t.cube !== null && t.cube !== undefined;
+      const income = view.phase === "play" ? track.slice(i + 1).filter((u) => u.cube !== null && u.cube !== undefined).length : null;
+      const moved = t.action === front;
+      const label = ACTION_NAMES[t.action] + (moved ? " (just moved to the front)" : cube ? " (cube: " + who(t.cube) + ")" : income !== null ? " (income +" + income + ")" : "");
+      return el("li", { "data-action": t.action }, D.actionTile(t, { label, front: moved, color: cube ? colorOf(t.cube) : null, cubeName: cube ? who(t.cube) : null, income: cube ? null : income }));
+    }), el("li", { class: "sw-track-front", "aria-hidden": "true" }, "front ▸"));
+  }
+  /* The employee wheel's stops: each stop's employees in words, the marker's stop marked, and how far
+   * each stop is (what a hire there costs: the first step free, the viewer's movers' steps free too). */
+  function employeeStops(view) {
+    const n = view.markets.employees.length, marker = view.markers.employee;
+    const me = view.players.find((p) => p.seat === view.you);
+    const free = me ? me.employees.map((e) => employees[e].effect).filter((f) => f.type === "mover" && f.wheel === "employee").reduce((a, f) => a + f.steps, 0) : 0;
+    return view.markets.employees.map((stop, i) => {
+      const steps = ((i - marker + n - 1) % n) + 1;  // the marker's own stop is a whole turn away
+      const cost = Math.max(0, steps - 1 - free);
+      const head = i === marker ? "Stop " + (i + 1) + " · the marker is here (" + plural(steps, "step") + " round)" : "Stop " + (i + 1) + " · " + plural(steps, "step") + " away";
+      return el("li", { class: "sw-stop" + (i === marker ? " marker" : ""), "data-stop": i },
+        el("b", {}, head), el("span", { class: "sw-stop-cost" }, " · steps cost " + (cost ? coins(cost) : "nothing")),
+        el("ul", { class: "sw-staff" }, stop.map((id) => {
+          const e = id && employees[id];
+          if (!e) return el("li", { class: "muted" }, "empty place");
+          return staffLine(e, true);
+        })));
+    });
+  }
+  /* An employee in words: the family's colour, name, family, cost (when it is for hire) and effect. */
+  function staffLine(e, priced) {
+    return el("li", { class: "sw-staff-one", style: "--family:" + D.FAMILY_COLORS[e.family], "data-employee": e.id },
+      el("span", { class: "sw-fam", "aria-hidden": "true" }), el("b", {}, text(e.name)), " (" + e.family + ")" + (priced ? " · " + (e.cost ? coins(e.cost) : "free") : "") + " · " + D.effectWords(e.effect, kindNames));
+  }
+  /* The symbols' legend: ship tiles' cabins, mounts and safety items, and the canals' spot letters. */
+  function legend() {
+    const syms = Object.keys(D.SYMBOL_WORDS).map((k) => el("li", {}, D.legendSymbol(k), " " + D.SYMBOL_WORDS[k]));
+    const spots = Object.entries(D.FEATURE).map(([k, f]) => el("li", {}, el("span", { class: "sw-step-spot", style: "background:" + f.fill + ";color:" + f.ink }, f.mark), " " + D.FEATURE_WORDS[k]));
+    const items = ITEMS.map((it) => el("li", {}, D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7.5)).ownerSVGElement, " " + it));
+    return [el("h4", {}, "Ship tiles' symbols"), el("ul", { class: "sw-legend" }, syms), el("h4", {}, "Canal spots"), el("ul", { class: "sw-legend" }, spots),
+      el("h4", {}, "Items on the wheels"), el("ul", { class: "sw-legend" }, items),
+      el("p", { class: "muted" }, "¤ is a cost in coins. A lighter canal tile with a dashed edge was left behind by the cruise.")];
   }
 
   // ---- a canal grid (HTML cells, each a drawn tile; candidate cells are buttons) ---------------------------
   function canalGrid(player, opts) {
     const o = opts || {};
-    const tiles = player.canal.tiles;
+    const tiles = o.tiles || player.canal.tiles;
     const cells = new Map(tiles.map((t) => [t.x + "," + t.y, t]));
     const extra = o.candidates || [];
     const xs = tiles.map((t) => t.x).concat(extra.map((c) => c.x)), ys = tiles.map((t) => t.y).concat(extra.map((c) => c.y));
     if (!xs.length) return el("p", { class: "muted" }, "No canal tiles.");
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
     const grid = el("div", { class: "sw-grid", style: "grid-template-columns: repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))", role: "group", "aria-label": o.label || text(player.name) + "'s canals" });
-    const token = player.canal.token;
+    const token = o.token !== undefined ? o.token : player.canal.token;
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
       const t = cells.get(x + "," + y);
       const cand = extra.find((c) => c.x === x && c.y === y);
       const path = o.path ? o.path[x + "," + y] : null;
       const tok = token && token.x === x && token.y === y ? token.spot : null;
-      if (t) grid.append(el("div", { class: "sw-cell", "data-x": x, "data-y": y }, D.canalTile(canals[t.tile], t.rotation, { path, token: tok, tokenColor: colorOf(player.seat) })));
+      if (t) grid.append(el("div", { class: "sw-cell" + (t.left ? " left" : ""), "data-x": x, "data-y": y },
+        D.canalTile(canals[t.tile], t.rotation, { path, token: tok, tokenColor: colorOf(player.seat), left: t.left,
+          label: t.left ? D.canalWords(canals[t.tile], t.rotation) + ", left behind by this cruise" : undefined })));
       else if (cand) grid.append(cand.node);
       else grid.append(el("div", { class: "sw-cell empty", "aria-hidden": "true" }));
     }
@@ -185,12 +231,12 @@
     const done = new Map((player.completed || []).map((c) => [c.slot, c]));
     const inShip = new Set();
     for (const c of player.completed || []) for (let s = c.slot; s <= c.last; s++) inShip.add(s);
-    return el("div", { class: "sw-yard", role: "group", "aria-label": text(player.name) + "'s yard, slots 1 to " + player.yard.length },
+    return el("div", { class: "sw-yard-box" }, el("div", { class: "sw-yard", role: "group", "aria-label": text(player.name) + "'s yard, slots 1 to " + player.yard.length },
       player.yard.map((id, slot) => {
         if (marks && marks[slot]) return marks[slot];
         return el("div", { class: "sw-slot" + (inShip.has(slot) ? " complete" : "") + (done.has(slot) ? " bow" : ""), "data-slot": slot },
           id ? D.shipTile(ships[id], { label: "Slot " + (slot + 1) + ": " + D.shipWords(ships[id]) }) : D.emptySlot(slot + 1));
-      }));
+      })));
   }
   function renderPlayers(view) {
     const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
@@ -205,8 +251,8 @@
         el("p", { class: "sw-facts" }, plural(p.cruise_points, "cruise point") + " · " + plural(p.fleet.length, "ship") + " in the fleet · " + plural(p.used_canals, "canal tile") + " used · " +
           (p.contracts ? "" : plural(p.contract_count, "contract") + " (hidden)") + (p.discards_owed ? " · owes a discard" : "")),
         el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
-        p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames)))) : null,
-        p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, "Employees "), el("span", { class: "sw-row" }, p.employees.map((e) => D.employeeTile(employees[e], kindNames)))) : null,
+        p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames, kindTrades)))) : null,
+        p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, "Employees "), el("ul", { class: "sw-staff" }, p.employees.map((e) => staffLine(employees[e], false)))) : null,
         el("div", { class: "sw-line" }, el("b", {}, "Yard"), yardRow(p)),
         el("div", { class: "sw-line" }, el("b", {}, "Canals"), canalGrid(p)),
         fleet.length || lost.length ? el("ol", { class: "sw-fleet" }, fleet, lost) : null,
@@ -271,7 +317,7 @@
     switch (action) {
       case "build": return buildPanel(view, me);
       case "canal": return canalPanel(view, me);
-      case "commodity": return listed("buy-commodity").map((entry) => entryButton(entry, "Buy " + entry.command.tile, { icon: D.commodityTile(goods[entry.command.tile], kindNames), aria: "Buy commodity tile " + entry.command.tile + " (" + goods[entry.command.tile].goods.map((k) => kindNames[k]).join(", ") + ")" + (entry.price ? " for " + coins(entry.price) : "") }));
+      case "commodity": return listed("buy-commodity").map((entry) => entryButton(entry, "Buy " + entry.command.tile, { icon: D.commodityTile(goods[entry.command.tile], kindNames, kindTrades), aria: "Buy commodity tile " + entry.command.tile + " (" + goods[entry.command.tile].goods.map((k) => kindNames[k]).join(", ") + ")" + (entry.price ? " for " + coins(entry.price) : "") }));
       case "equipment": case "crew": return ringPanel(action, view, me);
       case "employee": return hirePanel(view);
       case "exchange": return exchangePanel(view, me);
@@ -298,7 +344,7 @@
       ...list.map((entry) => {
         const id = view.markets.employees[(view.markers.employee + steps) % stops][entry.command.choice];
         const e = employees[id];
-        return el("div", { class: "sw-choice" }, D.employeeTile(e, kindNames), entryButton(entry, "Hire " + e.name));
+        return el("div", { class: "sw-choice" }, el("ul", { class: "sw-staff" }, staffLine(e, true)), entryButton(entry, "Hire " + e.name));
       })));
   }
 
@@ -319,7 +365,7 @@
         return el("label", { for: id, class: "sw-ex-good" }, kindNames[k], select);
       });
       const entry = listed("exchange", (c) => c.tile === tile && key({ cmd: "exchange", tile, uses }) === key(c))[0];
-      out.push(el("div", { class: "sw-exchange", "data-tile": tile }, D.commodityTile(g, kindNames), ...selects,
+      out.push(el("div", { class: "sw-exchange", "data-tile": tile }, D.commodityTile(g, kindNames, kindTrades), ...selects,
         entry ? entryButton(entry, "Exchange " + tile) : entryButton(null, "Exchange " + tile, { blocked: { message: "Two goods of one exchange cannot buy the same item." }, cmd: "exchange" })));
     }
     return out;
@@ -529,6 +575,8 @@
     }
     showCruise(last.payload.state, lastCruise(logActions));
   }
+  /* The cruise drawn on the canals it sailed (the owner's system now, with the tiles it left), the token
+   * moving spot by spot beside the list of steps (each step's feature and points), then the total. */
   function showCruise(view, found) {
     const card = $("sw-cruise-card");
     if (!found) { card.hidden = true; return; }
@@ -538,8 +586,10 @@
     cruiseSeen = seq;
     clearTimeout(cruiseTimer);
     $("sw-cruise-title").textContent = who(e.seat) + "'s cruise";
+    card.dataset.trail = "";
     if (e.type === "ship-lost") {
       $("sw-cruise-steps").replaceChildren();
+      $("sw-cruise-grid").replaceChildren();
       $("sw-cruise-total").textContent = "The ship was lost: " + (e.reason === "no-captain" ? "it had no captain." : "its canals had no path of " + plural(e.speed, "step") + ".");
       return;
     }
@@ -547,26 +597,48 @@
     const record = player && player.fleet.length ? player.fleet[player.fleet.length - 1] : { items: [], tiles: [] };
     const count = (it) => record.items.filter((x) => x === it).length;
     const safety = (k) => record.tiles.reduce((a, t) => a + ((ships[t] || {}).safety || []).filter((s) => s === k).length, 0);
-    const path = (found.action.command && found.action.command.path) || [];
+    const path = e.path || ((found.action.command && found.action.command.path) || []).map((p) => [p.x, p.y, p.spot]);
     const lastRiband = e.spots.lastIndexOf("riband");
+    const points = e.spots.map((f, i) => (f === "riband" ? (i === lastRiband ? i + 1 : 0) : f === "navy" ? count("marine") + count("cannon") : f === "trade" ? count("merchant") + count("crane") : f ? safety(f) : 0));
     const steps = e.spots.map((f, i) => {
-      const pts = f === "riband" ? (i === lastRiband ? i + 1 : 0) : f === "navy" ? count("marine") + count("cannon") : f === "trade" ? count("merchant") + count("crane") : f ? safety(f) : 0;
+      const pts = points[i];
       const mark = f ? D.FEATURE[f] : null;
       return el("li", { class: "sw-step", "data-step": i + 1 }, el("span", { class: "sw-step-spot", style: mark ? "background:" + mark.fill + ";color:" + mark.ink : null }, mark ? mark.mark : String(i + 1)),
         el("span", {}, "Step " + (i + 1) + (path[i] ? " · " + where(path[i]) : "") + (f ? " · " + f + (pts ? " +" + pts : f === "riband" ? " (a later riband counts)" : " +0") : "")));
     });
     $("sw-cruise-steps").replaceChildren(...steps);
-    $("sw-cruise-steps").style.setProperty("--seat", colorOf(e.seat));  // the ship's token, in its owner's colour
+    card.style.setProperty("--seat", colorOf(e.seat));  // the ship's token, in its owner's colour
+    // The canals it sailed: the tiles it left first (a cell rented again since shows the sailed tile).
+    const sailed = new Map();
+    for (const t of (player ? player.canal.tiles : [])) sailed.set(t.x + "," + t.y, t);
+    for (const t of e.left || []) sailed.set(t.x + "," + t.y, Object.assign({}, t, { left: true }));
+    const tiles = [...sailed.values()];
+    const at = (p) => (p ? { x: p[0], y: p[1], spot: p[2] } : null);
+    const drawGrid = (i) => {  // after step i (0: the token at its start)
+      const pathMap = {};
+      path.slice(0, i).forEach(([x, y, spot], k) => { const c = x + "," + y; (pathMap[c] || (pathMap[c] = {}))[spot] = k + 1; });
+      const token = i ? at(path[i - 1]) : at(e.start);
+      $("sw-cruise-grid").replaceChildren(player && tiles.length ? canalGrid(player, { tiles, path: pathMap, token, label: who(e.seat) + "'s canals as the ship sailed them" + (i ? ", step " + i : "") }) : "");
+      const now = $("sw-cruise-now");
+      now.textContent = i ? "Step " + i + " of " + path.length + ": " + where(path[i - 1]) + (e.spots[i - 1] ? " · " + e.spots[i - 1] + " +" + points[i - 1] : " · no feature") : (e.start ? "The token starts at the " + where(e.start) + "." : "The token sets off.");
+      if (token) card.dataset.trail = (card.dataset.trail ? card.dataset.trail + " " : "") + token.x + "," + token.y + "," + token.spot;
+    };
     const s = e.score;
     const total = "Crew " + s.crew + " + cranes and cannons " + s.equipment + " + speed " + s.speed + " + officials " + s.officials + " + riband " + s.riband + " = " + plural(s.total, "point") + ".";
     $("sw-cruise-total").textContent = "";
     const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     let i = 0;
     const tick = () => {
-      steps.forEach((li, k) => { li.classList.toggle("now", k === i); li.classList.toggle("done", k < i); });
-      if (i >= steps.length) { $("sw-cruise-total").textContent = total; document.body.dataset.cruiseShown = String(seq); return; }
+      steps.forEach((li, k) => { li.classList.toggle("now", k === i - 1); li.classList.toggle("done", k < i - 1); });
+      drawGrid(i);
+      if (i >= steps.length) {
+        steps.forEach((li) => li.classList.add("done"));
+        $("sw-cruise-total").textContent = total;
+        document.body.dataset.cruiseShown = String(seq);
+        return;
+      }
       i++;
-      cruiseTimer = setTimeout(tick, reduce ? 0 : 450);
+      cruiseTimer = setTimeout(tick, reduce ? 0 : 600);
     };
     tick();
   }

@@ -31,9 +31,67 @@ window.SlipwayDraw = (() => {
     if (label) s.append(node("title", {}, label));
     return s;
   }
-  const text = (x, y, words, attrs) => node("text", Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central", class: "sw-t" }, attrs || {}), words);
+  // Text's fill is an attribute (a CSS fill on the class would override every white letter on a dark mark).
+  const text = (x, y, words, attrs) => node("text", Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central", class: "sw-t", fill: "#1b1b1b" }, attrs || {}), words);
   const itemMark = (x, y, item, r) => node("g", {}, node("circle", { cx: x, cy: y, r: r || 7, fill: ITEM_FILL[item] || "#999", stroke: "#1b1b1b", "stroke-width": 0.8 }),
     text(x, y, ITEM_MARK[item] || "?", { "font-size": (r || 7) * 1.05, fill: item === "sail" ? "#1b1b1b" : "#fff" }));
+
+  // ---- symbols: a ship tile's cabins, mounts and safety items (each with its <title>) ---------------
+  const SYMBOL_WORDS = {
+    cabin: "cabin (a captain beyond the first, a marine or a merchant)", stoker_cabin: "stoker cabin (a stoker)",
+    rig: "rig mount (a sail or a smokestack)", crane: "crane mount (a crane)", cannon: "cannon mount (a cannon)",
+    lantern: "lantern (safety item)", lifeboat: "lifeboat (safety item)", lifebuoy: "lifebuoy (safety item)",
+  };
+  /* One symbol in a 16×16 box whose top left is (x, y), with a <title> naming it. */
+  function symbol(kind, x, y) {
+    const g = node("g", { class: "sw-sym", "data-sym": kind, transform: "translate(" + x + " " + y + ")" }, node("title", {}, SYMBOL_WORDS[kind] || kind));
+    const add = (tag, attrs) => g.append(node(tag, attrs));
+    switch (kind) {
+      case "cabin":
+        add("rect", { x: 0.5, y: 0.5, width: 15, height: 15, rx: 2, fill: "#fff", stroke: "#3b2f23", "stroke-width": 1.4 });
+        add("path", { d: "M8 1 V15 M1 8 H15", stroke: "#3b2f23", "stroke-width": 1 });
+        break;
+      case "stoker_cabin":
+        add("rect", { x: 0.5, y: 0.5, width: 15, height: 15, rx: 2, fill: "#5b1a0b", stroke: "#1b1b1b", "stroke-width": 1 });
+        add("path", { d: "M8 2.5 C12 6 12.5 9 11.5 11.5 C10.8 13.5 5.2 13.5 4.5 11.5 C3.5 9 5 7.5 6.2 6 C6.4 8 7.4 8.6 8 8.8 C7.2 6.5 7.5 4.5 8 2.5 Z", fill: "#fb923c" });
+        break;
+      case "rig":
+        add("path", { d: "M8 16 V1 M3 5 H13 M4 10 H12", stroke: "#3b2f23", "stroke-width": 2.2, fill: "none" });
+        add("path", { d: "M8 1 L13 2.5 L8 4 Z", fill: "#b91c1c" });
+        break;
+      case "crane":
+        add("path", { d: "M4 16 V2 L15 6 M4 6 H15 M14 6 V11", stroke: "#a16207", "stroke-width": 2.2, fill: "none" });
+        add("path", { d: "M12 11 H16 L14 14 Z", fill: "#a16207" });
+        break;
+      case "cannon":
+        add("rect", { x: 1, y: 5, width: 14, height: 5, rx: 2.5, fill: "#1e293b", transform: "rotate(-20 8 8)" });
+        add("circle", { cx: 6, cy: 12, r: 3.3, fill: "#64748b", stroke: "#1e293b", "stroke-width": 1.2 });
+        break;
+      case "lantern":
+        add("path", { d: "M5 3.5 Q8 0 11 3.5", fill: "none", stroke: "#1b1b1b", "stroke-width": 1.2 });
+        add("rect", { x: 3.5, y: 4, width: 9, height: 10.5, rx: 1.5, fill: "#facc15", stroke: "#1b1b1b", "stroke-width": 1.2 });
+        add("path", { d: "M8 6 V12.5", stroke: "#b45309", "stroke-width": 2 });
+        break;
+      case "lifeboat":
+        add("path", { d: "M0.5 7 H15.5 L12.5 14 H3.5 Z", fill: "#f97316", stroke: "#1b1b1b", "stroke-width": 1.2 });
+        add("path", { d: "M8 7 V1.5 M5 3 H11", stroke: "#1b1b1b", "stroke-width": 1.2 });
+        break;
+      case "lifebuoy":
+        add("circle", { cx: 8, cy: 8, r: 5.5, fill: "none", stroke: "#dc2626", "stroke-width": 4 });
+        add("circle", { cx: 8, cy: 8, r: 5.5, fill: "none", stroke: "#fff", "stroke-width": 4, "stroke-dasharray": "2.9 5.74", "stroke-dashoffset": 1.4 });
+        add("circle", { cx: 8, cy: 8, r: 7.5, fill: "none", stroke: "#1b1b1b", "stroke-width": 0.6 });
+        break;
+      default:
+        add("circle", { cx: 8, cy: 8, r: 7, fill: "#999" });
+    }
+    return g;
+  }
+  /* A legend of the symbols on ship tiles (a list: a drawn symbol and its words each). */
+  function legendSymbol(kind) {
+    const s = svg(16, 16, null, "sw-sym-svg");
+    s.append(symbol(kind, 0, 0));
+    return s;
+  }
 
   // ---- a ship tile --------------------------------------------------------------------------
   function shipWords(t) {
@@ -42,33 +100,40 @@ window.SlipwayDraw = (() => {
     if (t.stoker_cabins) parts.push(t.stoker_cabins + " stoker cabin" + (t.stoker_cabins > 1 ? "s" : ""));
     for (const [m, n] of Object.entries(t.mounts || {})) if (n) parts.push(n + " " + m + " mount" + (n > 1 ? "s" : ""));
     for (const s of t.safety || []) parts.push(s);
-    return t.part + " " + t.id + " (cost " + t.cost + (parts.length ? ": " + parts.join(", ") : "") + ")";
+    return t.part + " " + t.id + (t.deck === 2 ? ", deck 2" : "") + " (cost " + t.cost + (parts.length ? ": " + parts.join(", ") : "") + ")";
   }
-  /* A ship tile 60×44: the hull by its part (bows point left, the yard's bow end), cabins as windows,
-   * stoker cabins dark, rig/crane/cannon mounts and safety items as marks, its cost in the corner. */
+  const SHIP_W = 64, SHIP_H = 64;
+  /* A ship tile 64×64 (as wide as a yard slot: about 60 px on a 360 px phone, 84 in the market): its
+   * mounts on deck (rig, crane, cannon), the hull by its part (bows point left, the yard's bow end)
+   * holding a window per cabin and stoker cabin, then its safety items, three a row; its cost under it.
+   * Every symbol carries a <title>; the symbols are big for the tile so that they read when small. */
   function shipTile(t, opts) {
     const o = opts || {};
-    const s = svg(60, 44, o.label === undefined ? shipWords(t) : o.label, "sw-ship");
-    const hull = t.part === "bow" ? "M14 10 H60 V36 H14 L2 23 Z" : t.part === "stern" ? "M0 10 H50 Q58 10 58 20 V36 H0 Z" : "M0 10 H60 V36 H0 Z";
-    s.append(node("path", { d: hull, fill: t.deck === 2 ? "#d9c7a3" : "#e8dcc2", stroke: "#5b4631", "stroke-width": 1.2 }));
-    let x = t.part === "bow" ? 17 : 4;
-    for (let i = 0; i < (t.cabins || 0); i++, x += 7) s.append(node("rect", { x, y: 25, width: 5, height: 6, fill: "#fff", stroke: "#5b4631", "stroke-width": 0.8 }));
-    for (let i = 0; i < (t.stoker_cabins || 0); i++, x += 7) s.append(node("rect", { x, y: 25, width: 5, height: 6, fill: "#7c2d12" }));
-    let mx = t.part === "bow" ? 20 : 8;
+    const s = svg(SHIP_W, SHIP_H, o.label === undefined ? shipWords(t) : o.label, "sw-ship");
+    const hull = t.part === "bow" ? "M11 18 H64 V52 H11 L1 35 Z" : t.part === "stern" ? "M0 18 H52 Q63 18 63 29 V52 H0 Z" : "M0 18 H64 V52 H0 Z";
+    s.append(node("path", { d: hull, fill: t.deck === 2 ? "#d9c7a3" : "#eee3cb", stroke: "#5b4631", "stroke-width": 1.3 }));
+    const left = t.part === "bow" ? 12 : 3;
     const mounts = t.mounts || {};
-    for (let i = 0; i < (mounts.rig || 0); i++, mx += 9) s.append(node("line", { x1: mx, y1: 10, x2: mx, y2: 1, stroke: "#3b2f23", "stroke-width": 2 }));
-    for (let i = 0; i < (mounts.crane || 0); i++, mx += 9) s.append(node("path", { d: `M${mx} 10 V2 H${mx + 6} V6`, fill: "none", stroke: "#a16207", "stroke-width": 1.6 }));
-    for (let i = 0; i < (mounts.cannon || 0); i++, mx += 9) s.append(node("rect", { x: mx - 1, y: 6, width: 8, height: 3, fill: "#1e293b" }));
-    let sx = 56;
-    for (const k of t.safety || []) { const f = FEATURE[k]; s.append(node("circle", { cx: sx - 4, cy: 17, r: 3.5, fill: f.fill, stroke: "#1b1b1b", "stroke-width": 0.6 })); sx -= 9; }
-    s.append(text(t.part === "stern" ? 8 : 52, 40, "¤" + t.cost, { "font-size": 7, class: "sw-t sw-cost" }));
+    let x = left + 1;
+    for (const m of ["rig", "crane", "cannon"]) for (let i = 0; i < (mounts[m] || 0); i++, x += 17) s.append(symbol(m, x, 1));
+    const inside = [];
+    for (let i = 0; i < (t.cabins || 0); i++) inside.push("cabin");
+    for (let i = 0; i < (t.stoker_cabins || 0); i++) inside.push("stoker_cabin");
+    inside.push(...(t.safety || []));
+    inside.forEach((k, i) => {
+      const g = symbol(k, 0, 0);
+      g.setAttribute("transform", "translate(" + (left + (i % 3) * 16) + " " + (20 + Math.floor(i / 3) * 16) + ") scale(0.9)");
+      s.append(g);
+    });
+    s.append(text(t.part === "stern" ? 9 : 55, 58.5, "¤" + t.cost, { "font-size": 9, class: "sw-t sw-cost" }));
+    if (t.deck === 2) s.append(text(32, 58.5, "II", { "font-size": 8, fill: "#5b4631" }));  // a deck-2 tile (its words say so)
     return s;
   }
   /* An empty yard slot: a dashed berth with its number (1–8, as the page and the engine's messages count). */
   function emptySlot(number) {
-    const s = svg(60, 44, null, "sw-ship sw-empty");
-    s.append(node("rect", { x: 1, y: 10, width: 58, height: 26, fill: "none", stroke: "#8b8b8b", "stroke-dasharray": "4 3" }));
-    s.append(text(30, 23, String(number), { "font-size": 12, fill: "#555" }));
+    const s = svg(SHIP_W, SHIP_H, null, "sw-ship sw-empty");
+    s.append(node("rect", { x: 1, y: 18, width: SHIP_W - 2, height: 34, fill: "none", stroke: "#767676", "stroke-dasharray": "5 4" }));
+    s.append(text(SHIP_W / 2, 35, String(number), { "font-size": 14, fill: "#555" }));
     return s;
   }
 
@@ -83,35 +148,49 @@ window.SlipwayDraw = (() => {
     if (def.centre && !("C" in spots)) spots.C = null;
     return { mouths, spots };
   }
-  const SPOT_AT = { N: [30, 9], E: [51, 30], S: [30, 51], W: [9, 30], C: [30, 30] };
+  const SPOT_AT = { N: [30, 10], E: [50, 30], S: [30, 50], W: [10, 30], C: [30, 30] };
   const EDGE_AT = { N: [30, 0], E: [60, 30], S: [30, 60], W: [0, 30] };
+  const SPOT_NAMES = { N: "north mouth", E: "east mouth", S: "south mouth", W: "west mouth", C: "centre" };
+  const FEATURE_WORDS = {
+    riband: "the Blue Riband (the step number of the last one entered)", navy: "navy official (1 point per marine and cannon)",
+    trade: "trade official (1 point per merchant and crane)", lantern: "lantern official (1 point per lantern)",
+    lifeboat: "lifeboat official (1 point per lifeboat)", lifebuoy: "lifebuoy official (1 point per lifebuoy)",
+  };
   function canalWords(def, rotation) {
     const { mouths, spots } = rotated(def, rotation);
     const feats = Object.entries(spots).filter(([, f]) => f).map(([s, f]) => f + " at " + (s === "C" ? "the centre" : s));
     return (def.name || def.id) + " (cost " + (def.cost || 0) + ", mouths " + mouths.join(" ") + (def.centre ? ", a centre spot" : "") + (feats.length ? "; " + feats.join(", ") : "") + ")";
   }
   /* A canal tile 60×60 turned `rotation`: banks, the water from each mouth to the middle, a circle per
-   * spot with its feature's mark. opts.token / opts.path: spots to mark ({spot: step number}). */
+   * spot with its feature's letter (and a <title> in words). opts.path: {spot: step number} drawn beside
+   * the spots; opts.token: the spot the ship's token is on; opts.left: a tile the cruise left (faded). */
   function canalTile(def, rotation, opts) {
     const o = opts || {};
-    const s = svg(60, 60, o.label === undefined ? canalWords(def, rotation) : o.label, "sw-canal");
-    s.append(node("rect", { x: 0.5, y: 0.5, width: 59, height: 59, fill: "#cfe3b4", stroke: "#5f7a3a" }));
+    const s = svg(60, 60, o.label === undefined ? canalWords(def, rotation) : o.label, "sw-canal" + (o.left ? " sw-left" : ""));
+    s.append(node("rect", { x: 0.5, y: 0.5, width: 59, height: 59, fill: o.left ? "#e7eddf" : "#cfe3b4", stroke: "#5f7a3a", "stroke-dasharray": o.left ? "4 3" : null }));
     const { mouths, spots } = rotated(def, rotation);
-    for (const m of mouths) s.append(node("line", { x1: EDGE_AT[m][0], y1: EDGE_AT[m][1], x2: 30, y2: 30, stroke: "#3b82c4", "stroke-width": 16, "stroke-linecap": mouths.length === 1 ? "round" : "butt" }));
-    if (mouths.length) s.append(node("circle", { cx: 30, cy: 30, r: 8, fill: "#3b82c4" }));
+    const water = o.left ? "#9cc3e6" : "#3b82c4";
+    for (const m of mouths) s.append(node("line", { x1: EDGE_AT[m][0], y1: EDGE_AT[m][1], x2: 30, y2: 30, stroke: water, "stroke-width": 18, "stroke-linecap": mouths.length === 1 ? "round" : "butt" }));
+    if (mouths.length) s.append(node("circle", { cx: 30, cy: 30, r: 9, fill: water }));
     for (const [spot, feature] of Object.entries(spots)) {
       const [x, y] = SPOT_AT[spot];
       const f = feature ? FEATURE[feature] : null;
       const step = o.path && o.path[spot];
-      s.append(node("circle", { cx: x, cy: y, r: 6.5, fill: f ? f.fill : "#e6f0fa", stroke: step ? "#f59e0b" : "#123a63", "stroke-width": step ? 2.5 : 1, class: "sw-spot" + (step ? " sw-on-path" : "") }));
-      if (f) s.append(text(x, y, f.mark, { "font-size": 8, fill: f.ink, "font-weight": 700 }));
-      if (step) s.append(text(x + (spot === "E" ? -13 : 11), y + (spot === "S" ? -11 : spot === "N" ? 11 : -8), String(step), { "font-size": 8, class: "sw-t sw-step" }));
+      const g = node("g", { class: "sw-spot-g", "data-spot": spot }, node("title", {}, SPOT_NAMES[spot] + ": " + (f ? FEATURE_WORDS[feature] : "no feature") + (step ? "; step " + step : "")));
+      g.append(node("circle", { cx: x, cy: y, r: 8, fill: f ? f.fill : "#e6f0fa", stroke: step ? "#f59e0b" : "#123a63", "stroke-width": step ? 3 : 1, class: "sw-spot" + (step ? " sw-on-path" : "") }));
+      if (f) g.append(text(x, y, f.mark, { "font-size": 10, fill: f.ink, "font-weight": 700 }));
+      if (step) {
+        const [dx, dy] = spot === "E" ? [-2, -13] : spot === "W" ? [2, -13] : spot === "N" ? [13, 2] : spot === "S" ? [13, -2] : [13, -11];
+        g.append(node("circle", { cx: x + dx, cy: y + dy, r: 5.5, fill: "#fff", stroke: "#b45309", "stroke-width": 1 }));
+        g.append(text(x + dx, y + dy, String(step), { "font-size": 8, "font-weight": 700, class: "sw-t sw-step" }));
+      }
+      s.append(g);
     }
     if (o.token) {
       const [x, y] = SPOT_AT[o.token];
-      s.append(node("circle", { cx: x, cy: y, r: 4, fill: o.tokenColor || "#f59e0b", stroke: "#1b1b1b", "stroke-width": 1.2, class: "sw-token" }));
+      s.append(node("circle", { cx: x, cy: y, r: 6, fill: o.tokenColor || "#f59e0b", stroke: "#1b1b1b", "stroke-width": 2, class: "sw-token" }, node("title", {}, "the ship token")));
     }
-    if (def.cost) s.append(text(53, 7, "¤" + def.cost, { "font-size": 7, class: "sw-t sw-cost" }));
+    if (def.cost) s.append(text(52, 7, "¤" + def.cost, { "font-size": 8, class: "sw-t sw-cost" }));
     return s;
   }
 
@@ -135,21 +214,25 @@ window.SlipwayDraw = (() => {
     s.append(node("rect", { x: 0.5, y: 0.5, width: 119, height: 43, rx: 4, fill: "#fffdf7", stroke: "#6b5b45" }));
     s.append(node("rect", { x: 0.5, y: 0.5, width: 8, height: 43, rx: 2, fill: FAMILY_COLORS[e.family] || "#999" }));
     s.append(text(14, 12, e.name, { "text-anchor": "start", "font-size": 8.5, "font-weight": 700 }));
-    s.append(text(14, 29, effectWords(e.effect, kindNames), { "text-anchor": "start", "font-size": 6.5, textLength: 100, lengthAdjust: "spacingAndGlyphs" }));
+    const effect = effectWords(e.effect, kindNames);
+    s.append(text(14, 29, effect, { "text-anchor": "start", "font-size": 6.5, textLength: effect.length > 26 ? 100 : null, lengthAdjust: "spacingAndGlyphs" }));
     s.append(text(112, 12, "¤" + e.cost, { "font-size": 7, class: "sw-t sw-cost" }));
     return s;
   }
-  /* A commodity tile: a crate per good in the good's colour, its cost. */
-  function commodityTile(g, kindNames) {
+  /* A commodity tile 90×44: a crate per good in the good's colour with its initial (its name and trades
+   * in a <title>), its cost. */
+  function commodityTile(g, kindNames, kindTrades) {
     const names = g.goods.map((k) => (kindNames && kindNames[k]) || k);
-    const s = svg(60, 36, "Commodity tile " + g.id + ": " + names.join(", ") + " (cost " + g.cost + ")", "sw-goods");
-    s.append(node("rect", { x: 0.5, y: 0.5, width: 59, height: 35, rx: 4, fill: "#f3ead8", stroke: "#6b5b45" }));
+    const s = svg(90, 44, "Commodity tile " + g.id + ": " + names.join(", ") + " (cost " + g.cost + ")", "sw-goods");
+    s.append(node("rect", { x: 0.5, y: 0.5, width: 89, height: 43, rx: 4, fill: "#f3ead8", stroke: "#6b5b45" }));
     g.goods.forEach((k, i) => {
-      const x = 6 + i * 16;
-      s.append(node("rect", { x, y: 12, width: 13, height: 13, rx: 2, fill: GOOD_COLORS[k] || "#999", stroke: "#1b1b1b", "stroke-width": 0.8 }));
-      s.append(text(x + 6.5, 18.5, (names[i] || "?").charAt(0), { "font-size": 7, fill: k === "cotton" ? "#1b1b1b" : "#fff" }));
+      const x = 4 + i * 27;
+      const trades = kindTrades && kindTrades[k] ? "; sell it, or trade it for a " + kindTrades[k].join(" or a ") : "";
+      s.append(node("g", { class: "sw-crate", "data-good": k }, node("title", {}, (names[i] || k) + trades),
+        node("rect", { x, y: 14, width: 24, height: 24, rx: 3, fill: GOOD_COLORS[k] || "#999", stroke: "#1b1b1b", "stroke-width": 1 }),
+        text(x + 12, 26, (names[i] || "?").charAt(0), { "font-size": 13, "font-weight": 700, fill: k === "cotton" ? "#1b1b1b" : "#fff" })));
     });
-    s.append(text(53, 7, "¤" + g.cost, { "font-size": 7, class: "sw-t sw-cost" }));
+    s.append(text(82, 8, "¤" + g.cost, { "font-size": 9, class: "sw-t sw-cost" }));
     return s;
   }
   function measureWords(c) {
@@ -230,24 +313,43 @@ window.SlipwayDraw = (() => {
       });
     }, 160);
   }
-  /* The action track, back (left) to front (right): each tile with its cube's seat colour, the tile
-   * just moved to the front marked. `colorOf(seat)` gives a seat's colour. */
-  function actionTrack(track, front, colorOf, nameOf) {
-    const w = 52, h = 54, gap = 4, width = track.length * (w + gap) + 16;
-    const words = track.map((t) => t.action + (t.cube !== null && t.cube !== undefined ? " (cube: " + nameOf(t.cube) + ")" : "") + (t.action === front ? " (just moved to the front)" : "")).join(", ");
-    const s = svg(width, h + 14, "Action track from the back to the front: " + words, "sw-track");
-    track.forEach((t, i) => {
-      const x = 2 + i * (w + gap);
-      s.append(node("rect", { x, y: 12, width: w, height: h, rx: 4, fill: "#f3ead8", stroke: t.action === front ? "#b45309" : "#6b5b45", "stroke-width": t.action === front ? 3 : 1 }));
-      s.append(text(x + w / 2, 24, ACTION_SHORT[t.action] || t.action, { "font-size": 9, "font-weight": 700 }));
-      if (t.cube !== null && t.cube !== undefined) s.append(node("rect", { x: x + w / 2 - 9, y: 36, width: 18, height: 18, rx: 2, fill: colorOf(t.cube), stroke: "#1b1b1b", class: "sw-cube" }));
-      if (t.action === front) s.append(text(x + w / 2, 6, "moved", { "font-size": 7.5, fill: "#b45309" }));
-    });
-    const ax = width - 12;
-    s.append(node("path", { d: `M${ax} 32 L${ax + 9} 39 L${ax} 46 Z`, fill: "#6b5b45" }));
+  /* An action's icon in a 28×28 box at (x, y): a hull, a canal, a crate, a smokestack, a sailor, an
+   * employee's badge, the two-way arrows of an exchange, a coin. */
+  function actionIcon(action, x, y) {
+    const g = node("g", { transform: "translate(" + x + " " + y + ")", class: "sw-action-icon" });
+    const add = (tag, attrs) => g.append(node(tag, attrs));
+    switch (action) {
+      case "build": add("path", { d: "M1 14 H27 L23 24 H5 Z", fill: "#8b5e34", stroke: "#3b2f23" }); add("path", { d: "M14 14 V2 M14 3 L22 10 H14", stroke: "#3b2f23", fill: "#f8f5ec", "stroke-width": 1.4 }); break;
+      case "canal": add("rect", { x: 1, y: 1, width: 26, height: 26, fill: "#cfe3b4", stroke: "#5f7a3a" }); add("path", { d: "M14 1 V14 H27", stroke: "#3b82c4", "stroke-width": 8, fill: "none" }); break;
+      case "commodity": add("rect", { x: 2, y: 8, width: 12, height: 12, fill: "#222", stroke: "#1b1b1b" }); add("rect", { x: 14, y: 8, width: 12, height: 12, fill: "#8a4b16", stroke: "#1b1b1b" }); add("rect", { x: 8, y: 0, width: 12, height: 8, fill: "#5a6f84", stroke: "#1b1b1b" }); add("path", { d: "M0 24 H28", stroke: "#3b2f23", "stroke-width": 2 }); break;
+      case "equipment": add("rect", { x: 9, y: 2, width: 10, height: 18, fill: "#444", stroke: "#1b1b1b" }); add("rect", { x: 7, y: 2, width: 14, height: 4, fill: "#b91c1c" }); add("path", { d: "M3 26 H25 L22 20 H6 Z", fill: "#a16207" }); break;
+      case "crew": add("circle", { cx: 14, cy: 7, r: 5, fill: "#f1c27d", stroke: "#3b2f23" }); add("path", { d: "M4 27 Q4 14 14 14 Q24 14 24 27 Z", fill: "#0b3d91" }); add("path", { d: "M8 4 H20 L18 1 H10 Z", fill: "#1b1b1b" }); break;
+      case "employee": add("rect", { x: 3, y: 4, width: 22, height: 20, rx: 3, fill: "#fffdf7", stroke: "#6b5b45" }); add("rect", { x: 3, y: 4, width: 5, height: 20, fill: "#1f5fa8" }); add("path", { d: "M11 11 H22 M11 17 H19", stroke: "#6b5b45", "stroke-width": 2 }); break;
+      case "exchange": add("path", { d: "M3 9 H22 M17 4 L23 9 L17 14 M25 19 H6 M11 14 L5 19 L11 24", stroke: "#1b1b1b", "stroke-width": 2.2, fill: "none" }); break;
+      default: add("circle", { cx: 14, cy: 14, r: 11, fill: "#facc15", stroke: "#a16207", "stroke-width": 2 }); g.append(text(14, 14.5, "2", { "font-size": 12, "font-weight": 700 }));
+    }
+    return g;
+  }
+  const ACTION_WORDS = { build: "1–3 ship tiles", canal: "a canal tile", commodity: "a commodity tile", equipment: "an item", crew: "a crew member",
+    employee: "an employee", exchange: "sell or trade", subsidy: "+2 coins" };
+  /* One action tile 76×96: its name, icon and what it does, the cube on it (in its seat's colour) or
+   * the income a cube put there would take (1 per cube nearer the front), the tile just moved marked.
+   * tile: {action, cube}; income: a number or null (no income shown). */
+  function actionTile(tile, opts) {
+    const o = opts || {};
+    const cube = tile.cube !== null && tile.cube !== undefined;
+    const s = svg(76, 96, o.label, "sw-action");
+    s.append(node("rect", { x: 1, y: 1, width: 74, height: 94, rx: 5, fill: o.front ? "#fff7e6" : "#f3ead8", stroke: o.front ? "#b45309" : "#6b5b45", "stroke-width": o.front ? 3 : 1.2 }));
+    s.append(text(38, 12, ACTION_SHORT[tile.action] || tile.action, { "font-size": 11, "font-weight": 700 }));
+    s.append(actionIcon(tile.action, 10, 22));
+    s.append(text(38, 60, ACTION_WORDS[tile.action] || "", { "font-size": 8, textLength: (ACTION_WORDS[tile.action] || "").length > 14 ? 68 : null, lengthAdjust: "spacingAndGlyphs" }));
+    if (cube) s.append(node("rect", { x: 44, y: 26, width: 22, height: 22, rx: 3, fill: o.color || "#888", stroke: "#1b1b1b", "stroke-width": 1.5, class: "sw-cube" }));
+    if (o.front) s.append(text(38, 82, "just moved", { "font-size": 9, "font-weight": 700, fill: "#9a3412" }));
+    else if (cube) s.append(text(38, 82, o.cubeName || "", { "font-size": 9, textLength: (o.cubeName || "").length > 12 ? 66 : null, lengthAdjust: "spacingAndGlyphs" }));
+    else if (o.income !== null && o.income !== undefined) s.append(text(38, 82, "income +" + o.income, { "font-size": 10, "font-weight": 700, fill: "#14532d", class: "sw-t sw-income" }));
     return s;
   }
 
   return { svg, node, shipTile, shipWords, emptySlot, canalTile, canalWords, rotated, employeeTile, effectWords, commodityTile, contract, measureWords,
-           itemWheel, employeeWheel, priceRing, actionTrack, itemMark, FEATURE, FAMILY_COLORS, GOOD_COLORS, ITEM_MARK };
+           itemWheel, employeeWheel, priceRing, actionTile, itemMark, symbol, legendSymbol, SYMBOL_WORDS, FEATURE_WORDS, FEATURE, FAMILY_COLORS, GOOD_COLORS, ITEM_MARK };
 })();

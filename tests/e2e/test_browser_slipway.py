@@ -3,7 +3,8 @@ the first completed ship and its cruise. Bo's phone (390) manufactures; Cy's pho
 tapping a market tile, a cell of her canals and turning it; Ann's laptop recruits. On his next turn Bo
 builds a whole ship by tapping three market tiles and three yard slots (an illegal slot shows why),
 puts his captain on board, picks a cruise path (numbered on his canals) and sends it; every page shows
-the cruise step by step with its total, and the replay steps through the game.
+the cruise on the canals it sailed (the token along the path, the tiles it left), step by step with its
+total, and the replay steps through the game to the same drawing.
 
 The seat order is made, not waited for: the test looks for a seed whose setup puts Bo first, on a
 replica of the game (``ENGINE.setup`` with the same players and options), and sets it through the
@@ -87,7 +88,9 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
         assert page.locator("#sw-wheels svg").count() == 4
         assert page.locator("#sw-market-ships .sw-tile").count() == 9
         assert page.locator("#sw-market-canals .sw-tile").count() == 4
-        assert page.locator(f"#sw-market-ships [data-tile={market['bow'][0]}] svg title").count() == 1
+        assert page.locator(f"#sw-market-ships [data-tile={market['bow'][0]}] svg > title").count() == 1
+        assert page.locator("#sw-track li[data-action] svg").count() == len(state(code)["track"])  # a drawn tile per action
+        assert page.locator("#sw-stops > li").count() == 6 and page.locator("#sw-stops .sw-staff-one").count() == 18
     assert "Bo's turn" in ann.inner_text("#sw-turn")
     assert ann.is_visible("#sw-actions-card") and "Bo's turn" in ann.inner_text("#sw-actions-note")
 
@@ -131,7 +134,7 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
     # Turn 4, Bo: his cube comes off Manufacture (moved to the front: marked, and refused with why);
     # Build ships pays a coin per cube nearer the front.
     drawn(bo, Game.objects.get(code=code).version)
-    assert "equipment (just moved to the front)" in bo.locator("#sw-track svg title").text_content()
+    assert "equipment (just moved to the front)" in bo.locator("#sw-track li[data-action=equipment] svg > title").text_content()
     moved = bo.locator("#sw-actions .sw-option", has_text="Manufacture equipment")
     assert "just moved" in moved.inner_text() and moved.locator("button").is_disabled()
     track = state(code)["track"]
@@ -193,12 +196,20 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
     score = fleet[0]["score"]
     assert after["turn"]["seat"] == 2  # the last ship cruised: the turn ended by itself
 
-    # Every page shows the cruise step by step, then its total, and Bo's fleet.
+    # Every page shows the cruise step by step, then its total, and Bo's fleet; the token went along the
+    # path on Bo's canals as they were (the tiles it left included), and ended on its last spot.
+    cruised = cruise_event(url, code)
+    trail = " ".join(",".join(map(str, p)) for p in cruised["path"])
+    end_x, end_y, _ = cruised["path"][-1]
     for page in pages.values():
         page.wait_for_selector("#sw-cruise-card:not([hidden])")
         page.wait_for_function("document.querySelector('#sw-cruise-total').textContent.includes('=')")
         assert page.locator("#sw-cruise-steps li").count() == fleet[0]["speed"]
         assert f"= {score['total']} point" in page.inner_text("#sw-cruise-total")
+        assert page.get_attribute("#sw-cruise-card", "data-trail").endswith(trail)
+        assert page.locator("#sw-cruise-grid .sw-on-path").count() == len(cruised["path"])
+        assert page.locator(f"#sw-cruise-grid .sw-cell[data-x='{end_x}'][data-y='{end_y}'] .sw-token").count() == 1
+        assert page.locator("#sw-cruise-grid .sw-cell.left").count() == len(cruised["left"])
         assert "Ship 1:" in page.inner_text("#sw-players .sw-player[data-seat='1'] .sw-fleet")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "no sideways scrolling"
     assert "Bo's cruise" in ann.inner_text("#sw-cruise-title")
@@ -219,7 +230,17 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
     last = replay.inner_text("#rp-last-step")
     replay.wait_for_selector(f"body[data-step='{last}']")
     replay.wait_for_function("document.querySelector('#sw-cruise-total').textContent.includes('=')")
+    assert replay.get_attribute("#sw-cruise-card", "data-trail").endswith(trail)
+    assert replay.locator(f"#sw-cruise-grid .sw-cell[data-x='{end_x}'][data-y='{end_y}'] .sw-token").count() == 1
     assert replay.locator("#sw-actions-card").is_hidden()
+
+
+def cruise_event(url: str, code: str) -> dict:
+    """The last ``cruised`` event of the game (its path and the canal tiles it left), from the action log."""
+    import httpx
+
+    actions = httpx.get(f"{url}/api/games/{code}/actions?after=0").json()
+    return [e for a in actions for e in a.get("events", []) if e["type"] == "cruised"][-1]
 
 
 def content() -> dict:

@@ -52,7 +52,9 @@ ACTION_COMMAND = {
 MONEY = 0.45  # a coin while there are turns to spend it (up to what tiles and canals want)
 MONEY_NEEDED = 8  # coins a player wants for its next tiles and canals
 SPARE_MONEY = 0.15  # a coin beyond those (a bonus action costs 6)
-PLAN_WEIGHT = 0.5  # the target ship's value beside the items' own
+LAUNCH_RETURN = 0.7  # the share of a launched ship's items' stock value counted back
+PLAN_EXCLUSIVE = 0  # 1: the stock, goods and canal the target uses count in its value only
+PLAN_WEIGHT = 0.8  # the target ship's value beside the items' own
 GOOD = 1.2  # a good on a commodity tile the target ship does not want (its sale)
 CANAL = 1.0  # scale of the canals' promise
 TILE = 0.6  # a ship tile in the yard, before its places
@@ -263,8 +265,12 @@ def value(engine: Slipway, state: State, seat: int) -> float:
         if score < 0:
             v -= 2.0
             continue
+        before = stock_value(stock)
         for item in add:
             stock[item] -= 1
+        # the items aboard leave the stock's promise: part of it is counted back, so that a ship is launched
+        # once it is ready rather than when the turns run out
+        v += w * STOCK * LAUNCH_RETURN * (before - stock_value(stock))
         items = aboard + add
         speed = engine.speed(player, tiles, items)
         length = max(0, length - speed)
@@ -273,17 +279,25 @@ def value(engine: Slipway, state: State, seat: int) -> float:
     if sailing:  # what those cruises would add to the contracts
         gained = realized(engine, {**player, "fleet": player["fleet"] + sailing}) - realized(engine, player)
         v += gained - sum(s["score"]["total"] for s in sailing)
-    # the promise of what is in hand, and the ship being built towards its target
-    v += w * STOCK * stock_value(stock)
-    v += w * CANAL * canal_value(length)
+    # the ship being built towards its target, and the promise of what is in hand beyond it
     tiles, missing = project(player, in_ship)
-    v += w * sum(TILE + 0.25 * units(t) for t in tiles)
-    v += w * GOOD * sum(len(data.goods()[g]["goods"]) for g in player["goods"])
     fleet_now = {**player, "fleet": player["fleet"] + sailing}
     plan_v, plan = plan_ship(engine, fleet_now, tiles, missing, stock, length, left if not sailing else left - 1)
+    goods_used: tuple[str, ...] = ()
     if plan:
         v += w * PLAN_WEIGHT * plan_v
+        if PLAN_EXCLUSIVE:  # what the target uses is valued there, not again as stock
+            for item in plan["items"]:
+                if stock.get(item, 0) > 0:
+                    stock[item] -= 1
+            goods_used = tuple(plan["goods"])
+            length = max(0, length - plan["speed"])
+    v += w * STOCK * stock_value(stock)
+    v += w * CANAL * canal_value(length)
+    v += w * sum(TILE + 0.25 * units(t) for t in tiles)
+    v += w * GOOD * sum(len(data.goods()[g]["goods"]) for g in player["goods"] if g not in goods_used)
     return v
+
 
 # -- the target ship ---------------------------------------------------------------------------------------
 

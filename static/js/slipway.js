@@ -536,7 +536,8 @@
     box.append(el("div", { class: "sw-paths", role: "group", "aria-label": "Cruise paths" }, paths.slice(0, 12).map((p, i) => el("button", { type: "button", class: "sw-path" + (i === c.chosen ? " selected" : ""),
       "aria-pressed": i === c.chosen ? "true" : "false", "data-path": i, onclick: () => { c.chosen = i; redraw(); } },
       "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from the " + where(p.start) : "") + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).join(", ") : "")))));
-    box.append(canalGrid(me, { path: pathMap, label: "Your canals with the chosen path numbered" }));
+    const start = chosen && chosen.start ? { x: chosen.start[0], y: chosen.start[1], spot: chosen.start[2] } : undefined;  // a first cruise: where it sets off
+    box.append(canalGrid(me, { path: pathMap, token: start, label: "Your canals with the chosen path numbered" }));
     if (chosen) {
       const command = { cmd: "cruise", slot, path: chosen.path.map(([x, y, spot]) => ({ x, y, spot })) };
       if (chosen.start) command.start = { x: chosen.start[0], y: chosen.start[1], spot: chosen.start[2] };
@@ -649,10 +650,10 @@
     if (!view.finished || !view.scores) { box.hidden = true; return; }
     box.hidden = false;
     const rows = view.scores.slice().sort((a, b) => b.total - a.total || b.money - a.money).map((s) => el("tr", { class: view.winners.includes(s.seat) ? "winner" : null },
-      el("th", { scope: "row" }, who(s.seat) + (view.winners.includes(s.seat) ? " (won)" : "")), el("td", {}, s.cruises), el("td", {}, s.contracts), el("td", {}, s.traders), el("td", {}, el("b", {}, s.total)), el("td", {}, s.money)));
+      el("th", { scope: "row" }, who(s.seat) + (view.winners.includes(s.seat) ? " (won)" : "")), el("td", {}, el("b", {}, s.total)), el("td", {}, s.cruises), el("td", {}, s.contracts), el("td", {}, s.traders), el("td", {}, s.money)));
     box.replaceChildren(el("h3", {}, "Game over: " + andList.format(view.winners.map(who)) + " won"),
       el("div", { class: "sw-table-wrap", tabindex: "0", role: "region", "aria-label": "Scores by part" }, el("table", { class: "sw-scores" },
-        el("thead", {}, el("tr", {}, ["Player", "Cruises", "Contracts", "Traders", "Total", "Money"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))));
+        el("thead", {}, el("tr", {}, ["Player", "Total", "Cruises", "Contracts", "Traders", "Money"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))));
   }
 
   // ---- render --------------------------------------------------------------------------------------

@@ -353,3 +353,16 @@ def test_the_ship_supplies_outlast_a_typical_four_player_game(data):
     assert buyable["bow"] >= 4 * 5 and buyable["stern"] >= 4 * 5
     assert buyable["middle"] >= 4 * (4 * 2.5 + 2)
     assert buyable["bow"] < 4 * 6  # six ships each would empty it: the stack end stays a real trigger
+
+
+def test_content_md_contract_table_is_the_data(data):
+    """CONTENT.md's contract table says what contracts.json holds (the tables were retuned once; the note
+    must follow any retuning)."""
+    import re
+
+    note = (DATA.parent / "CONTENT.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2, 3) for m in re.finditer(r"^\| (.+?) \| (\w+(?: \(\w+\))?) \| (.+?) \|$", note, re.M)}
+    for tile in data["contracts.json"]["tiles"]:
+        arg = f" ({tile['arg']})" if tile.get("arg") is not None else ""
+        table = ", ".join(f"{a}→{b}" for a, b in tile["table"])
+        assert rows.get(tile["name"]) == (tile["measure"] + arg, table), tile["name"]

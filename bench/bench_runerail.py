@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile, replay_recorded  # noqa: E402
+from bench.common import percentile, replay_recorded, replay_report  # noqa: E402
 from games.engines.base import RulesError  # noqa: E402
 from games.engines.rail_core.simulate import NAMES  # noqa: E402
 from games.engines.runerail import ENGINE, data  # noqa: E402
@@ -235,16 +235,7 @@ def main() -> None:
         print(f"  planner per turn   : {spread(all_turn)} ({len(all_turn)} turns: every command of one turn)")
 
     r = replay_recorded(ENGINE, games, args.seconds, "gold")
-    apply_time = r["elapsed"] - r["setup"]
-    rate = r["actions"] / r["elapsed"]
-    print(f"  replay             : {rate:,.0f} actions/s with the setups, {r['actions'] / apply_time:,.0f} actions/s "
-          f"in apply alone, {r['actions'] / r['cpu']:,.0f} actions per CPU second ({r['passes']} passes over "
-          f"{r['games']} recorded games, {r['actions']} actions; setup {ms(r['setup'] / (r['passes'] * r['games']))} "
-          f"a game); aim {REPLAY_AIM:,}: {'met' if rate >= REPLAY_AIM else 'NOT met'}")
-    total = sum(map(sum, r["by_kind"].values()))
-    for kind, times in sorted(r["by_kind"].items(), key=lambda kv: -sum(kv[1])):
-        print(f"    {kind:>19}: {len(times):6d} commands, mean {sum(times) / len(times) * 1e6:7.1f} µs, "
-              f"p99 {percentile(times, 99) * 1e6:7.1f} µs, {100 * sum(times) / total:4.1f} % of apply time")
+    print("\n".join(replay_report(r, what="recorded games", aim=REPLAY_AIM)))
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.common import percentile, replay_recorded  # noqa: E402
+from bench.common import percentile, replay_recorded, replay_report  # noqa: E402
 from games.engines.slipway import ENGINE  # noqa: E402
 from games.engines.slipway.simulate import NAMES, lineup, play_game  # noqa: E402
 
@@ -114,16 +114,7 @@ def main() -> None:
     games = recorded_games(args.replay_games)
     source = "recorded games" if RECORDED.exists() and any(RECORDED.glob("game_*.json")) else "shipwright games"
     r = replay_recorded(ENGINE, games, args.seconds, "money")
-    apply_time = r["elapsed"] - r["setup"]
-    rate = r["actions"] / r["elapsed"]
-    print(f"  replay: {rate:,.0f} actions/s with the setups, {r['actions'] / apply_time:,.0f} actions/s in apply "
-          f"alone, {r['actions'] / r['cpu']:,.0f} actions per CPU second ({r['passes']} passes over {r['games']} "
-          f"{source} of 2-4 players, {r['actions']} actions; setup {ms(r['setup'] / (r['passes'] * r['games']))}"
-          f" a game); aim {REPLAY_AIM:,}: {'met' if rate >= REPLAY_AIM else 'NOT met'}")
-    total = sum(map(sum, r["by_kind"].values()))
-    for kind, times in sorted(r["by_kind"].items(), key=lambda kv: -sum(kv[1])):
-        print(f"    {kind:>16}: {len(times):6d} commands, mean {sum(times) / len(times) * 1e6:8.1f} µs, "
-              f"p99 {percentile(times, 99) * 1e6:8.1f} µs, {100 * sum(times) / total:4.1f} % of apply time")
+    print("\n".join(replay_report(r, what=f"{source} of 2-4 players", aim=REPLAY_AIM)))
 
 
 if __name__ == "__main__":

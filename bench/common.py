@@ -72,6 +72,23 @@ def replay_recorded(engine, games: list[dict], seconds: float, money: str) -> di
             "setup": setup_time, "by_kind": by_kind}
 
 
+def replay_report(r: dict, *, what: str, aim: int) -> list[str]:
+    """The lines a title's benchmark prints for ``replay_recorded``'s result ``r`` (``what``: the games replayed,
+    e.g. "recorded games"): actions per second against ``aim``, then the time per command kind, slowest first."""
+    apply_time = r["elapsed"] - r["setup"]
+    rate = r["actions"] / r["elapsed"]
+    setup = r["setup"] / (r["passes"] * r["games"]) * 1000
+    lines = [f"  replay: {rate:,.0f} actions/s with the setups, {r['actions'] / apply_time:,.0f} actions/s in apply "
+             f"alone, {r['actions'] / r['cpu']:,.0f} actions per CPU second ({r['passes']} passes over {r['games']} "
+             f"{what}, {r['actions']} actions; setup {setup:.2f} ms a game); aim {aim:,}: "
+             f"{'met' if rate >= aim else 'NOT met'}"]
+    total = sum(map(sum, r["by_kind"].values()))
+    for kind, times in sorted(r["by_kind"].items(), key=lambda kv: -sum(kv[1])):
+        lines.append(f"    {kind:>19}: {len(times):6d} commands, mean {sum(times) / len(times) * 1e6:8.1f} µs, "
+                     f"p99 {percentile(times, 99) * 1e6:8.1f} µs, {100 * sum(times) / total:4.1f} % of apply time")
+    return lines
+
+
 def summary(values: list[float]) -> dict[str, float]:
     return {
         "n": len(values),

@@ -171,6 +171,17 @@ class Engine:
             raise RulesError("invalid-option", f"Unknown option(s): {', '.join(unknown)}.")
         return {name: opt.clean(options.get(name, opt.default), stored=stored) for name, opt in known.items()}
 
+    def check_players_and_seed(self, players: Any, seed: Any) -> None:
+        """What a setup refuses before anything else: a player count outside the kind's, a name that is not
+        text, a seed that is not a whole number."""
+        require(
+            isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
+            "invalid-players",
+            f"{self.title} is for {self.min_players} to {self.max_players} players.",
+        )
+        require(all(isinstance(p, str) for p in players), "invalid-players", "Player names must be strings.")
+        require(type(seed) is int, "invalid-seed", "The seed must be a whole number.")
+
     # -- the rules (must) --------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
         """Return the initial state for ``len(players)`` seats (seat i is players[i])."""

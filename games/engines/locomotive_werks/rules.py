@@ -228,13 +228,7 @@ class LocomotiveWerks(Engine):
     # -- setup -------------------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
         options = self.normalize_options(options, stored=True)
-        require(
-            isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
-            "invalid-players",
-            f"{self.title} is for {self.min_players} to {self.max_players} players.",
-        )
-        require(all(isinstance(p, str) for p in players), "invalid-players", "Player names must be strings.")
-        require(type(seed) is int, "invalid-seed", "The seed must be a whole number.")
+        self.check_players_and_seed(players, seed)
         n = len(players)
         coins = 14 if options["starting_coins"] == "by-player-count" and n == 5 else 12
         rng = Rng(seed_state(seed))

@@ -16,7 +16,7 @@ FILES = ("ships", "canals", "goods", "wheels", "employees", "contracts", "setup"
 COLORS: dict[str, str] = {"orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "vermilion": "#D55E00"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def raw(name: str) -> dict[str, Any]:
     with open(DATA / f"{name}.json", encoding="utf-8") as f:
         return json.load(f)

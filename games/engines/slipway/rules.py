@@ -81,13 +81,7 @@ class Slipway(Engine):
     # -- setup -------------------------------------------------------------------------------------------
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
         options = self.normalize_options(options, stored=True)
-        require(
-            isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
-            "invalid-players",
-            f"{self.title} is for {self.min_players} to {self.max_players} players.",
-        )
-        require(all(isinstance(p, str) for p in players), "invalid-players", "Player names must be strings.")
-        require(type(seed) is int, "invalid-seed", "The seed must be a whole number.")
+        self.check_players_and_seed(players, seed)
         n = len(players)
         conf = data.setup()
         rng = Rng(seed_state(seed))
@@ -757,14 +751,14 @@ class Slipway(Engine):
         require(len(uses) == len(goods), "uses-count", f"That tile has {len(goods)} goods: say what each becomes.")
         traded = [u for u in uses if u != "sell"]
         require(len(set(traded)) == len(traded), "same-item", "Two goods of one exchange cannot buy the same item.")
-        for kind, use in zip(goods, uses):
+        for kind, use in zip(goods, uses, strict=True):
             if use != "sell":
                 require(use in data.kinds()[kind]["trades"], "not-tradable",
                         f"{data.kinds()[kind]['name']} cannot be traded for a {use}.")
         space = (state["markers"]["price"] + 1) % len(data.price_ring())
         state["markers"]["price"] = space
         income = 0
-        for kind, use in zip(goods, uses):
+        for kind, use in zip(goods, uses, strict=True):
             if use == "sell":
                 income += self.exchange_value(state, seat, kind, space)
             else:

@@ -51,11 +51,12 @@ test-default: install
 	@echo "== tests on the embedded default: SQLite + in-memory channel layer"
 	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Pass 2: PostgreSQL + Redis, when both answer.
+# Pass 2: PostgreSQL + Redis, when both answer: every test that reaches the database, the channel layer or a
+# server (the pure rules tests of tests/games/engines/, which reach none, ran in pass 1: tests/conftest.py).
 test-services: install
 	@if $(BIN)/python scripts/services_up.py "$(PG_URL)" "$(REDIS_TEST_URL)"; then \
-		echo "== tests on PostgreSQL + Redis"; \
-		DATABASE_URL="$(PG_URL)" REDIS_URL="$(REDIS_TEST_URL)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
+		echo "== tests on PostgreSQL + Redis (the pure rules tests ran in pass 1)"; \
+		JUNCTION_TEST_PASS=services DATABASE_URL="$(PG_URL)" REDIS_URL="$(REDIS_TEST_URL)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
 	else \
 		echo "== SKIPPED the PostgreSQL + Redis pass: not reachable (see above)"; \
 		if [ -n "$$CI" ]; then echo "CI must run it: failing"; exit 1; fi; \

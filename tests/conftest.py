@@ -4,14 +4,36 @@ tests also run without Django (``-p no:django``), so Django fixtures are optiona
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 TOY_ENGINE_MODULE = "tests.support.toy_engine"
 
 
+# Fixtures through which a test reaches the database, the channel layer or a server.
+# (pytest-django's django_db_blocker is on every test: not one of them.)
+_SERVICE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client", "api_client", "settings",
+                     "daphne", "live_server_url"}
+
+
 def pytest_collection_modifyitems(config, items):
-    """Fast in-process tests first; real processes and browsers (tests/e2e) last."""
+    """Fast in-process tests first; real processes and browsers (tests/e2e) last.
+
+    The second pass (``make test-services``: JUNCTION_TEST_PASS=services, PostgreSQL + Redis) leaves out the
+    pure rules tests — under tests/games/engines/ and using none of the fixtures above: the engines import no
+    Django and touch no database or channel layer, so a second run of them tests nothing the first did not.
+    Every test that reaches a service runs in both passes."""
     items.sort(key=lambda item: "/e2e/" in str(item.fspath))
+    if os.environ.get("JUNCTION_TEST_PASS") != "services":
+        return
+    pure = [item for item in items if "/tests/games/engines/" in str(item.fspath)
+            and not _SERVICE_FIXTURES & set(getattr(item, "fixturenames", ()))
+            and item.get_closest_marker("django_db") is None]
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        keep = set(map(id, pure))
+        items[:] = [item for item in items if id(item) not in keep]
 
 
 def _django_active(request) -> bool:

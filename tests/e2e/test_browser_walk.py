@@ -16,12 +16,14 @@
 
 The games are brought to each phase through the API (the engines' own bots choose the
 commands a person would send) and the game master's services (a bankruptcy set up with a
-state edit, seats handed to bots to finish a game). Every page is screenshotted into
-var/artifacts/walk/ (printed at the start); one failure list covers the whole walk."""
+state edit, seats handed to bots to finish a game). A page with a problem is screenshotted into
+var/artifacts/walk/ (printed at the start; JUNCTION_WALK_SHOTS=1: every page, for a look at them all, at about
+a second a page); one failure list covers the whole walk."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -42,6 +44,7 @@ SLIPWAY = get_engine("slipway")
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "walk"
+ALL_SHOTS = os.environ.get("JUNCTION_WALK_SHOTS") == "1"  # every page screenshotted, not only those with a problem
 VIEWPORTS = {"phone": {"width": 360, "height": 640}, "1080p": {"width": 1920, "height": 1080}}
 FORBIDDEN = re.compile(r"\b(null|undefined|NaN)\b|\[object Object\]")
 TARGET = 44  # CSS px, both ways (WCAG 2.5.5)
@@ -150,9 +153,7 @@ class Walk:
         if self.errors:
             self.problem(name, "script", f"{name} @ {viewport}: script errors: " + " | ".join(self.errors))
             self.errors.clear()
-        shot = ARTIFACTS / viewport / f"{name}.png"
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shot), full_page=True)
+        before = len(self.problems)
         where = f"{name} @ {viewport}"
 
         over = page.evaluate(OVERFLOW)
@@ -171,6 +172,10 @@ class Walk:
             smallest = page.evaluate(LABEL_PX)
             if smallest < 15.99:
                 self.problem(name, "labels", f"{where}: the board's city labels are {smallest:.1f} px (at least 16 px at 1080p)")
+        if len(self.problems) > before or ALL_SHOTS:
+            shot = ARTIFACTS / viewport / f"{name}.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot), full_page=True)
 
     def problem(self, name: str, check: str, text: str) -> None:
         self.problems.append(f"[{check}] {text}")

@@ -46,17 +46,21 @@ test: install
 	@$(MAKE) --no-print-directory test-default
 	@$(MAKE) --no-print-directory test-services
 
-# Pass 1: the embedded default (SQLite file + in-memory channel layer).
+# Pass 1: the embedded default (SQLite file + in-memory channel layer): the pure rules tests on every core
+# (exit 5: a PYTEST_ARGS selection left none), then the rest (tests/conftest.py, JUNCTION_TEST_PART).
 test-default: install
+	@echo "== the pure rules tests (tests/games/engines/), on every core"
+	env -u DATABASE_URL -u REDIS_URL JUNCTION_TEST_PART=pure $(BIN)/python -m pytest -n auto tests/games/engines $(PYTEST_ARGS); \
+		rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 	@echo "== tests on the embedded default: SQLite + in-memory channel layer"
-	env -u DATABASE_URL -u REDIS_URL $(BIN)/python -m pytest $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL JUNCTION_TEST_PART=services $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Pass 2: PostgreSQL + Redis, when both answer: every test that reaches the database, the channel layer or a
-# server (the pure rules tests of tests/games/engines/, which reach none, ran in pass 1: tests/conftest.py).
+# Pass 2: PostgreSQL + Redis, when both answer: every test but the pure rules tests (which reach no database,
+# channel layer or server: they ran in pass 1).
 test-services: install
 	@if $(BIN)/python scripts/services_up.py "$(PG_URL)" "$(REDIS_TEST_URL)"; then \
 		echo "== tests on PostgreSQL + Redis (the pure rules tests ran in pass 1)"; \
-		JUNCTION_TEST_PASS=services DATABASE_URL="$(PG_URL)" REDIS_URL="$(REDIS_TEST_URL)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
+		JUNCTION_TEST_PART=services DATABASE_URL="$(PG_URL)" REDIS_URL="$(REDIS_TEST_URL)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
 	else \
 		echo "== SKIPPED the PostgreSQL + Redis pass: not reachable (see above)"; \
 		if [ -n "$$CI" ]; then echo "CI must run it: failing"; exit 1; fi; \

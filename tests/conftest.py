@@ -20,20 +20,26 @@ _SERVICE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server",
 def pytest_collection_modifyitems(config, items):
     """Fast in-process tests first; real processes and browsers (tests/e2e) last.
 
-    The second pass (``make test-services``: JUNCTION_TEST_PASS=services, PostgreSQL + Redis) leaves out the
-    pure rules tests — under tests/games/engines/ and using none of the fixtures above: the engines import no
-    Django and touch no database or channel layer, so a second run of them tests nothing the first did not.
-    Every test that reaches a service runs in both passes."""
+    JUNCTION_TEST_PART splits the suite for ``make test``: ``pure`` keeps only the pure rules tests (under
+    tests/games/engines/, using none of the fixtures above and not marked django_db: the engines import no
+    Django and touch no database, channel layer or server), which pass 1 runs on every core; ``services``
+    keeps everything else, which pass 1 runs on the embedded default and pass 2 again on PostgreSQL + Redis.
+    Unset (a plain ``pytest``): everything."""
     items.sort(key=lambda item: "/e2e/" in str(item.fspath))
-    if os.environ.get("JUNCTION_TEST_PASS") != "services":
+    part = os.environ.get("JUNCTION_TEST_PART")
+    if part not in ("pure", "services"):
         return
-    pure = [item for item in items if "/tests/games/engines/" in str(item.fspath)
-            and not _SERVICE_FIXTURES & set(getattr(item, "fixturenames", ()))
-            and item.get_closest_marker("django_db") is None]
-    if pure:
-        config.hook.pytest_deselected(items=pure)
-        keep = set(map(id, pure))
-        items[:] = [item for item in items if id(item) not in keep]
+    pure = {id(item) for item in items if _pure(item)}
+    drop = [item for item in items if (id(item) in pure) != (part == "pure")]
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        gone = set(map(id, drop))
+        items[:] = [item for item in items if id(item) not in gone]
+
+
+def _pure(item) -> bool:
+    return ("/tests/games/engines/" in str(item.fspath) and not _SERVICE_FIXTURES & set(getattr(item, "fixturenames", ()))
+            and item.get_closest_marker("django_db") is None)
 
 
 def _django_active(request) -> bool:

@@ -56,7 +56,7 @@ test-default: install
 	env -u DATABASE_URL -u REDIS_URL JUNCTION_TEST_PART=services $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Pass 2: PostgreSQL + Redis, when both answer: every test but the pure rules tests (which reach no database,
-# channel layer or server: they ran in pass 1).
+# channel layer or server) and the layout walk (what pages look like): they ran in pass 1.
 test-services: install
 	@if $(BIN)/python scripts/services_up.py "$(PG_URL)" "$(REDIS_TEST_URL)"; then \
 		echo "== tests on PostgreSQL + Redis (the pure rules tests ran in pass 1)"; \

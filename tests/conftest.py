@@ -23,7 +23,8 @@ def pytest_collection_modifyitems(config, items):
     JUNCTION_TEST_PART splits the suite for ``make test``: ``pure`` keeps only the pure rules tests (under
     tests/games/engines/, using none of the fixtures above and not marked django_db: the engines import no
     Django and touch no database, channel layer or server), which pass 1 runs on every core; ``services``
-    keeps everything else, which pass 1 runs on the embedded default and pass 2 again on PostgreSQL + Redis.
+    keeps everything else, which pass 1 runs on the embedded default and pass 2 again on PostgreSQL + Redis
+    (but the tests marked ``layout``: what pages look like does not depend on the services).
     Unset (a plain ``pytest``): everything."""
     items.sort(key=lambda item: "/e2e/" in str(item.fspath))
     part = os.environ.get("JUNCTION_TEST_PART")
@@ -31,6 +32,9 @@ def pytest_collection_modifyitems(config, items):
         return
     pure = {id(item) for item in items if _pure(item)}
     drop = [item for item in items if (id(item) in pure) != (part == "pure")]
+    if part == "services" and os.environ.get("DATABASE_URL"):
+        # Pass 2 (PostgreSQL + Redis): not the layout walk, which looks at pages, not at the services behind them.
+        drop += [item for item in items if id(item) not in pure and item.get_closest_marker("layout") is not None]
     if drop:
         config.hook.pytest_deselected(items=drop)
         gone = set(map(id, drop))

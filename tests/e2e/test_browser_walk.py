@@ -279,6 +279,7 @@ def server_error_page() -> str:
 # ---- the walk ---------------------------------------------------------------------------------
 
 
+@pytest.mark.layout
 def test_every_page_in_every_phase_on_a_phone_and_a_1080p_screen(live_server_url, chromium_browser, capsys):
     url = live_server_url
     if ARTIFACTS.exists():

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "channels",
     "games",
     "companion",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -7,6 +7,7 @@ Replaying the engine's ``setup`` and then every action reproduces ``state``.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -31,6 +32,12 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The clock (games/clocks.py): seconds each turn may take; None: no clock. When a seat's
+    # turn_deadline passes, the clock runner (manage.py run_clocks) hands the seat to a bot.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Time per turn, in seconds; empty: no clock.")
+    # Turns are tracked (Seat.turn_started_at: clocks and turn notices) only in games that need it:
+    # a clock, or a seat held by a signed-in player. Guest games pay nothing for them.
+    watched = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -49,6 +56,16 @@ class Seat(models.Model):
     is_bot = models.BooleanField(default=False)
     bot = models.CharField(max_length=20, blank=True, help_text="Bot level, for bot seats.")
     joined_at = models.DateTimeField(auto_now_add=True)
+    # The signed-in player who holds this seat (None: a guest). Deleting the account keeps the
+    # seat, as a guest's: the game's log stays whole.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    # A bot plays for an absent player (the clock ran out, or the host handed the seat over):
+    # is_bot is set too, and the player may take the seat back.
+    away = models.BooleanField(default=False)
+    # In watched games: when this seat's current turn began (None: not on turn), and by when the
+    # clock wants its move (clocked games only).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["game", "index"]
@@ -107,3 +124,35 @@ class RejoinCode(models.Model):
     def __str__(self) -> str:
         state = "used" if self.used_at else "open"
         return f"{self.game.code} seat {self.seat} rejoin code ({state})"
+
+
+class SeatToken(models.Model):
+    """Another device's token for a seat: a signed-in player opened their seat from My games on a
+    device that did not hold it. Only the hash is stored, like the seat's own token. Handing the
+    seat to someone else (a rejoin code, the host) deletes these."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="device_tokens")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="seat_tokens")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.seat} device token"
+
+
+class SeatSocket(models.Model):
+    """An open WebSocket of a seat held by a signed-in player (turn notices go out only when the
+    player has none). Written on connect, refreshed now and then by the heartbeat, deleted on
+    disconnect; a row not seen for a while is a socket of a process that died."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sockets")
+    seat = models.PositiveSmallIntegerField()
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "seat"], name="seatsocket_game_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat} socket"

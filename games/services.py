@@ -34,6 +34,7 @@ from .tokens import (
     normalize_join_code,
     normalize_rejoin_code,
 )
+from .turns import turns_track
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +190,7 @@ def game_start(*, code: str, actor: Actor) -> CommandResult:
             raise Conflict("game-started", "This game has already started.")
         Action.objects.create(game=game, sequence=1, seat=actor.seat, command={"cmd": "start"}, events=events)
         hooks.state_saved(game.kind, game, state)
+        turns_track(game=game, state=state, now=timezone.now())
         transaction.on_commit(lambda: _after_commit(game.pk))
     return CommandResult(version=1, events=events, cmd="start")
 
@@ -393,6 +395,7 @@ def game_state_edit(*, game_id: int, state: dict[str, Any], editor: str) -> Comm
         )
         game.state, game.version = state, new_version
         hooks.state_saved(game.kind, game, state)
+        turns_track(game=game, state=state, now=now)
         transaction.on_commit(lambda: _after_commit(game.pk))
     store.forget(game.code)
     return CommandResult(version=new_version, events=events, cmd=EDIT_STATE)
@@ -523,6 +526,8 @@ def _admin_change(*, game_id: int, by: str, change, seat: int | None = None, sta
         if state is not None and game.version > 0:
             game.state, game.version = state, game.version + 1
             hooks.state_saved(game.kind, game, state)
+        game.status = update.get("status", game.status)
+        turns_track(game=game, state=game.state, now=now)
         code = game.code
         transaction.on_commit(lambda: (store.forget(code), _after_commit(game_id)))
     store.forget(code)

@@ -33,6 +33,7 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connec
 from . import hooks, jsontext
 from .errors import database_busy
 from .models import Action, Game, Seat
+from .turns import turns_track
 
 log = logging.getLogger(__name__)
 # Django's ``connection`` is one object per thread and, on an event loop, one per task: every
@@ -48,7 +49,7 @@ ACTION = _q(Action._meta.db_table)
 SEAT = _q(Seat._meta.db_table)
 
 # Model.from_db wants the loaded fields' values in the model's field order.
-_LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in {"id", "kind", "code", "status", "version", "state"})
+_LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in {"id", "kind", "code", "status", "version", "state", "watched"})
 _STATE_AT = _LOAD_FIELDS.index("state")
 # The seats as "index:is_bot,..." in the same round trip (what the broadcast and the
 # bot check need); string aggregation is spelled differently per database.
@@ -177,7 +178,7 @@ def forget(code: str | None = None) -> None:
 
 def _game(known: _Known, state: Any) -> Game:
     values = [{"id": known.id, "kind": known.kind, "code": known.code, "status": Game.Status.ACTIVE,
-               "version": known.version, "state": state}[f] for f in _LOAD_FIELDS]
+               "version": known.version, "state": state, "watched": False}[f] for f in _LOAD_FIELDS]
     game = Game.from_db(_db.alias, _LOAD_FIELDS, values)
     game.db_updated_at, game.seat_list, game.read_at = known.updated_at, list(known.seat_list), known.read_at
     return game
@@ -223,7 +224,8 @@ def game_load(*, code: str, command_id: str | None, fresh: bool = False) -> Game
     game = Game.from_db(connection.alias, _LOAD_FIELDS, values)
     game.previous_sequence, game.remembered, game.db_updated_at, game.read_at = previous, False, updated_at, time.monotonic()
     game.seat_list = sorted((int(i), b == "1") for i, _, b in (item.partition(":") for item in seats.split(","))) if seats else []
-    if game.status == Game.Status.ACTIVE and isinstance(state_text, str):
+    # A watched game (games/turns.py) is never remembered: its moves take the transaction's path.
+    if game.status == Game.Status.ACTIVE and not game.watched and isinstance(state_text, str):
         _remember(_Known(game.pk, game.kind, game.code, game.version, updated_at, state_text, tuple(game.seat_list), game.read_at))
     else:
         forget(code)
@@ -292,7 +294,7 @@ def _move(*, game: Game, state: dict[str, Any], seat: int | None, command: dict[
 
 def _move_committed(game: Game, move: _Move, finished: bool) -> None:
     """What this process remembers once ``move`` is committed."""
-    if finished:
+    if finished or game.watched:
         forget(game.code)
     else:
         _remember(_Known(game.pk, game.kind, game.code, move.version, move.updated_at, move.state_text,
@@ -316,7 +318,8 @@ def move_save(
     listeners in the same transaction. Once committed, the new version is remembered."""
     move = _move(game=game, state=state, seat=seat, command=command, events=events, command_id=command_id,
                  finished=finished, now=now)
-    sql = _save_statement(game.kind)
+    # A watched game's turn fields are written in the same transaction, by functions (games/turns.py).
+    sql = None if game.watched else _save_statement(game.kind)
     try:
         if sql is not None and not connection.in_atomic_block:  # this one statement is the transaction
             won = _execute(sql, _save_params(game, move, state))[1] == 1
@@ -332,6 +335,8 @@ def move_save(
                         _execute(_APPEND, [game.pk, *move.append])
                 if won and sql is None:
                     hooks.state_saved(game.kind, game, state)
+                if won and game.watched:
+                    turns_track(game=game, state=state, now=now, finished=finished)
     except (OperationalError, InterfaceError) as exc:
         forget(game.code)
         if connection.in_atomic_block or database_busy(exc):  # busy: nothing was sent, nothing written
@@ -413,8 +418,9 @@ _loop_connections: dict[Any, psycopg.AsyncConnection] = {}
 
 def saves_on_loop(game: Game) -> bool:
     """Whether ``move_save_on_loop`` can save a move of ``game``: PostgreSQL, and state listeners
-    (if any) that give their writes as ``hooks.StateWrites`` (ORM code needs the database thread)."""
-    return _save_statement(game.kind) is not None
+    (if any) that give their writes as ``hooks.StateWrites`` (ORM code needs the database thread), and a
+    game whose turns are not tracked (games/turns.py writes through the ORM)."""
+    return not game.watched and _save_statement(game.kind) is not None
 
 
 async def _loop_connection() -> psycopg.AsyncConnection:

@@ -1,0 +1,124 @@
+"""Whose turn it is, kept in the database for the games that need it: a clock, or a seat held by a
+signed-in player (``Game.watched``). Guest games without a clock pay nothing for it.
+
+:func:`turns_track` runs in the transaction that saves a new state (``store.move_save`` for every
+command and bot move, ``services.game_start`` and the game master's changes): it sets
+``Seat.turn_started_at`` (and ``turn_deadline`` under a clock) on the seats whose turn began and
+clears it on those whose turn ended, so a deadline is written with the move that starts the turn
+and is never lost. Once committed, the listeners hear of it, off the request's thread:
+
+- ``register_turn_started(fn)``: ``fn(game_id, seat_index, user_id, turn_started_at)`` for each
+  seat whose turn began (players/notices.py sends the turn notice);
+- ``register_game_finished(fn)``: ``fn(game_id)`` when the rules ended the game (players/ratings.py).
+
+A watched game's moves take the database thread's path (``store.saves_on_loop`` is False), where
+these writes can join the move's transaction."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from .engines.registry import get_engine
+from .models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+TurnStarted = Callable[[int, int, int | None, datetime.datetime], None]
+_turn_started: list[TurnStarted] = []
+_game_finished: list[Callable[[int], None]] = []
+
+
+def register_turn_started(fn: TurnStarted) -> None:
+    if fn not in _turn_started:
+        _turn_started.append(fn)
+
+
+def register_game_finished(fn: Callable[[int], None]) -> None:
+    if fn not in _game_finished:
+        _game_finished.append(fn)
+
+
+def turns_track(*, game: Game, state: dict[str, Any] | None, now: datetime.datetime, finished: bool = False) -> None:
+    """In the saving transaction (the game's row is locked by its compare-and-set or
+    ``select_for_update``): bring the seats' turn fields up to ``state``; after commit, tell the
+    listeners which turns began and whether the game finished."""
+    if not game.watched:
+        return
+    active: set[int] = set()
+    if state is not None and game.status in (Game.Status.ACTIVE, Game.Status.LOBBY) and not finished:
+        active = set(get_engine(game.kind).active_seats(state))
+    started: list[tuple[int, int | None]] = []
+    if game.watched:
+        Seat.objects.filter(game_id=game.pk, turn_started_at__isnull=False).exclude(index__in=active).update(
+            turn_started_at=None, turn_deadline=None)
+        if active:
+            fresh = Seat.objects.filter(game_id=game.pk, index__in=active, turn_started_at__isnull=True)
+            started = [(index, user_id) for index, user_id, is_bot in fresh.values_list("index", "user_id", "is_bot")
+                       if not is_bot]
+            deadline = now + datetime.timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
+            # Bots' turns are tracked too (no deadline: a bot never runs out of time).
+            fresh.filter(is_bot=True).update(turn_started_at=now)
+            fresh.filter(is_bot=False).update(turn_started_at=now, turn_deadline=deadline)
+    if started or finished:
+        game_id = game.pk
+        transaction.on_commit(lambda: _committed(game_id, started, now, finished))
+
+
+def game_watch(*, game_id: int) -> None:
+    """From now on track ``game_id``'s turns (a signed-in player took a seat, or a clock was set):
+    marks it watched and brings its seats up to its state at once."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.watched:
+            return
+        now = timezone.now()
+        # updated_at moves too: a process that remembers the game unwatched loses its next
+        # compare-and-set and reads it afresh (games/store.py).
+        Game.objects.filter(pk=game_id).update(watched=True, updated_at=now)
+        game.watched = True
+        if game.status == Game.Status.ACTIVE:
+            turns_track(game=game, state=game.state, now=now)
+        code = game.code
+    from . import store
+
+    store.forget(code)  # what this process remembered says unwatched
+
+
+def _committed(game_id: int, started: list[tuple[int, int | None]], now: datetime.datetime, finished: bool) -> None:
+    if not (_turn_started and started) and not (_game_finished and finished):
+        return
+    if getattr(settings, "JUNCTION_BOTS_INLINE", False):  # tests: at once, on this thread
+        _tell(game_id, started, now, finished)
+        return
+    threading.Thread(target=_tell_thread, args=(game_id, started, now, finished), daemon=True,
+                     name=f"turns-{game_id}").start()
+
+
+def _tell_thread(game_id: int, started, now, finished) -> None:
+    try:
+        _tell(game_id, started, now, finished)
+    finally:
+        close_old_connections()
+
+
+def _tell(game_id: int, started: list[tuple[int, int | None]], now: datetime.datetime, finished: bool) -> None:
+    for index, user_id in started:
+        for fn in _turn_started:
+            try:
+                fn(game_id, index, user_id, now)
+            except Exception:
+                log.exception("turn-started listener %s failed for game %s seat %s", fn, game_id, index)
+    if finished:
+        for fn in _game_finished:
+            try:
+                fn(game_id)
+            except Exception:
+                log.exception("game-finished listener %s failed for game %s", fn, game_id)

@@ -218,6 +218,14 @@ class Engine:
     def is_finished(self, state: State) -> bool:
         raise NotImplementedError
 
+    # -- the result (for ratings) ------------------------------------------
+    def standings(self, state: State) -> list[int]:
+        """Each seat's place in a finished game, by seat: 1 = first; seats that tied share a
+        place and the next place skips (``[1, 1, 3]``). Each title derives it from the result its
+        rules computed (winners, scores and the title's own tie-breaks: its README, "Standings").
+        An engine without it is never rated."""
+        raise NotImplementedError
+
     # -- undo (optional) ---------------------------------------------------
     def turn_key(self, state: State) -> Any:
         """A JSON value that changes whenever the turn passes on. Engines that return
@@ -239,6 +247,19 @@ class Engine:
         if not legal:
             raise RulesError("not-your-turn", "This bot has nothing to do.")
         return rng.choice(legal)
+
+
+def places(keys: list[Any]) -> list[int]:
+    """Standard competition places from each seat's sort key, larger is better: 1 + how many
+    seats have a strictly larger key, so equal keys share a place (``[5, 9, 5] → [2, 1, 2]``)."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def places_from_winners(winners: list[int], seats: int) -> list[int]:
+    """Places when the rules name only the winners: they are 1st, everyone else 2nd (tied);
+    no winner at all: everyone tied 1st."""
+    won = set(winners)
+    return [1 if seat in won or not won else 2 for seat in range(seats)]
 
 
 def require(condition: bool, code: str, message: str) -> None:

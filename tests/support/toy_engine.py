@@ -4,7 +4,7 @@ may see, and every move rolls a die from the seeded RNG (so replays are checked)
 
 from __future__ import annotations
 
-from games.engines.base import Engine, Option, require
+from games.engines.base import Engine, Option, places_from_winners, require
 from games.engines.rng import Rng, seed_state
 from games.engines.specs import Arg, CommandSpec, Field, Int, ListOf, Text
 
@@ -81,6 +81,9 @@ class ToyEngine(Engine):
 
     def is_finished(self, state):
         return state["winner"] is not None
+
+    def standings(self, state):  # the winner 1st, the others share 2nd
+        return places_from_winners([state["winner"]], len(state["players"]))
 
 
 ENGINE = ToyEngine()

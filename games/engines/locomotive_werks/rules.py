@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..base import Command, Engine, Event, Option, RulesError, State, places, require
 from ..rng import Rng, seed_state
 from .commands import COMMANDS, VIEW_FIELDS
 from .data import COLOR_NAMES, COLORS, DIE_FACES, PHYSICAL_DICE, SPACE_COUNT, SPACES, SPACES_BY_COLOR
@@ -272,6 +272,15 @@ class LocomotiveWerks(Engine):
 
     def is_finished(self, state: State) -> bool:
         return state["finished"]
+
+    def standings(self, state: State) -> list[int]:
+        """Most coins first, as the end check picks the winners; equal coins share a place
+        (``winner_ties`` "shared") or the one later in the round's turn order is ahead
+        ("later-in-turn-order"), the same tie-break the end check used for the winner."""
+        coins = [p["coins"] for p in state["players"]]
+        if state["options"].get("winner_ties", "shared") == "later-in-turn-order":
+            return places([(c, state["order"].index(seat)) for seat, c in enumerate(coins)])
+        return places(coins)
 
     def production_costs(self, state: State) -> tuple[int, ...]:
         return PRODUCTION[state["options"]["production_costs"]]

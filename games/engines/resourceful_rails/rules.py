@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..base import Command, Engine, Event, Option, RulesError, State, places_from_winners, require
 from ..rng import Rng, seed_state
 from . import data
 from .commands import COMMANDS, VIEW_FIELDS
@@ -155,6 +155,11 @@ class ResourcefulRails(Engine):
 
     def is_finished(self, state: State) -> bool:
         return bool(state["finished"])
+
+    def standings(self, state: State) -> list[int]:
+        """The rules name only the winners (``state["winners"]``): they are 1st, everyone else
+        shares 2nd (the win is a race: nobody else is ranked)."""
+        return places_from_winners(state["winners"], len(state["players"]))
 
     def turn_key(self, state: State) -> Any:
         # A new key at every turn and every card drawn: undo never brings back a card once seen.

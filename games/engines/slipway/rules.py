@@ -11,7 +11,7 @@ import itertools
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..base import Command, Engine, Event, Option, RulesError, State, places, require
 from ..rng import Rng, seed_state
 from . import canal, data, yard
 from .commands import ACTIONS, COMMANDS, CREW, EQUIPMENT, ITEMS, VIEW_FIELDS
@@ -176,6 +176,12 @@ class Slipway(Engine):
 
     def is_finished(self, state: State) -> bool:
         return state["finished"]
+
+    def standings(self, state: State) -> list[int]:
+        """The final scores (``state["scores"]``): most points, then most money; still tied:
+        a shared place, as the win is shared."""
+        key = {s["seat"]: (s["total"], s["money"]) for s in state["scores"]}
+        return places([key[seat] for seat in range(len(state["players"]))])
 
     def turn_key(self, state: State) -> Any:
         # A new key at every turn and every tile drawn: undo never brings back a tile once seen.

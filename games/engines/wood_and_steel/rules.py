@@ -12,7 +12,7 @@ import itertools
 import random
 from typing import Any
 
-from ..base import Command, Engine, Event, Option, RulesError, State, require
+from ..base import Command, Engine, Event, Option, RulesError, State, places, require
 from ..rng import Rng, seed_state
 from ..specs import CommandSpec, Field
 from . import contracts as C
@@ -1499,6 +1499,12 @@ class WoodAndSteelEngine(Engine):
 
     def is_finished(self, state: State) -> bool:
         return bool(state["finished"])
+
+    def standings(self, state: State) -> list[int]:
+        """The final scoring's order (``state["final"]``): most ties, then money minus debt;
+        equal on both share a place, as they share the win."""
+        key = {s["seat"]: (s["ties"], s["net_worth"]) for s in state["final"]["scores"]}
+        return places([key[seat] for seat in range(len(state["players"]))])
 
     def legal_commands(self, state: State, *, seat: int) -> list[Command]:
         from .legal import legal_commands

@@ -31,9 +31,12 @@ install: $(VENV)/.installed
 migrate: install-run
 	$(BIN)/python manage.py migrate --noinput
 
+# The clock runner (games with a clock: manage.py run_clocks) runs beside Daphne and stops with it.
 run: migrate
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Junction on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	@$(BIN)/python manage.py run_clocks --verbosity 0 & clocks=$$!; \
+	trap 'kill $$clocks 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 # A table on this local network: every interface, DEBUG off, compressed static files; prints the

@@ -90,6 +90,9 @@ INSTALLED_APPS = [
     "games",
     "companion",
     "players",
+    # accounts: django-allauth, local accounts only (no social logins); see "accounts and e-mail" below
+    "allauth",
+    "allauth.account",
 ]
 
 MIDDLEWARE = [
@@ -100,6 +103,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.ErrorMiddleware",
 ]
@@ -253,6 +257,8 @@ if CSP_ENABLED:
             "img-src": [SELF],
             "font-src": [SELF],
             "connect-src": [SELF],
+            "worker-src": [SELF],  # the installable companion's service worker (/sw.js)
+            "manifest-src": [SELF],  # and its web app manifest (/manifest.webmanifest)
             "object-src": [NONE],
             "base-uri": [NONE],
             "form-action": [SELF],
@@ -343,6 +349,56 @@ JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
 # Every socket behind its game's log (a change the channel layer lost: Redis down or
 # restarting) is sent the game afresh within about twice this many seconds (0: never).
 JUNCTION_RESYNC_SECONDS = float(os.environ.get("JUNCTION_RESYNC_SECONDS", "2") or "0")
+# -- clocks (games/clocks.py) --
+# The clock runner (manage.py run_clocks, the Procfile's clock: process) looks for turns whose
+# time ran out every this many seconds.
+JUNCTION_CLOCK_TICK = float(os.environ.get("JUNCTION_CLOCK_TICK", "2") or "2")
+
+# -- turn notices (players/notices.py) --
+# Web Push's VAPID keys (manage.py vapid_keys prints a pair): the private key as the raw 32 bytes
+# base64url; the public key is derived from it when not given. No private key: no push (e-mail only).
+JUNCTION_VAPID_PRIVATE_KEY = os.environ.get("JUNCTION_VAPID_PRIVATE_KEY", "").strip()
+JUNCTION_VAPID_PUBLIC_KEY = os.environ.get("JUNCTION_VAPID_PUBLIC_KEY", "").strip()
+JUNCTION_VAPID_SUBJECT = os.environ.get("JUNCTION_VAPID_SUBJECT", "").strip() or "mailto:admin@localhost"
+# A signed-in player's open socket (games.SeatSocket) not seen for this many seconds counts as
+# closed (its process died): the turn notice goes out.
+# The push services a device's subscription may point at (a host, or a domain and its subdomains):
+# Chrome's (FCM), Firefox's, Edge's (WNS) and Safari's. The server posts only there.
+JUNCTION_PUSH_HOSTS = [h.lower() for h in env_list("JUNCTION_PUSH_HOSTS", [
+    "fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"])]
+JUNCTION_SOCKET_STALE = float(os.environ.get("JUNCTION_SOCKET_STALE", "90") or "90")
+
+# --- accounts and e-mail (players/: django-allauth, My games) ----------------------
+# Playing needs no account (a seat is a token in the browser); a signed-in player's seats are
+# linked to the account (games.Seat.user) and listed under My games on any device.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",  # the admin's game masters
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_LOGIN_METHODS = {"username", "email"}  # sign in with either
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]  # e-mail asked, not required
+# "optional": a confirmation link is sent, signing in does not wait for it; "mandatory" or "none".
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("JUNCTION_EMAIL_VERIFICATION", "optional").strip() or "optional"
+ACCOUNT_LOGOUT_ON_GET = False  # signing out is a POST (a link cannot sign anyone out)
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Junction] "
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "my-games"
+# Right after sign-up My games offers (and makes) the seats this browser holds part of the account.
+ACCOUNT_SIGNUP_REDIRECT_URL = "/me/games?welcome=1"
+# ACCOUNT_RATE_LIMITS: allauth's defaults (sign-in failures, password resets, sign-ups per address).
+# E-mail (password resets, address confirmations, turn notices): printed to the console unless an
+# SMTP server is given.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587") or "587")
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "Junction <junction@localhost>"
 
 LOGGING = {
     "version": 1,

@@ -25,6 +25,7 @@ def favicon(request):
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),  # sign-up, sign-in, sign-out, password reset (players/)
     path("livez", LivenessView.as_view(), name="livez"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
     path("healthz", ReadinessView.as_view(), name="healthz"),  # the old name: readiness
@@ -33,6 +34,7 @@ urlpatterns = [
     path("api", ProtocolView.as_view(), name="api-protocol"),  # the fantasy rail notes' protocol: POST /api
     path("api/", include("games.api.urls")),
     path("api/wood-and-steel/", include("companion.urls")),
+    path("", include("players.urls")),
     path("", include("companion.page_urls")),
     path("", include("games.urls")),
 ]

@@ -47,8 +47,8 @@ class SeatInline(admin.TabularInline):
 
     model = Seat
     extra = 0
-    fields = ("index", "name", "color", "is_host", "is_bot", "bot", "joined_at", "new_device")
-    readonly_fields = ("index", "is_host", "joined_at", "new_device")
+    fields = ("index", "name", "user", "color", "is_host", "is_bot", "bot", "joined_at", "new_device")
+    readonly_fields = ("index", "user", "is_host", "joined_at", "new_device")  # user: the signed-in player (players/)
 
     @admin.display(description="new device")
     def new_device(self, obj: Seat) -> str:
@@ -342,8 +342,10 @@ class ActionAdmin(admin.ModelAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    list_display = ("game", "index", "name", "color", "is_host", "is_bot")
-    search_fields = ("game__code", "name")
+    list_display = ("game", "index", "name", "user", "color", "is_host", "is_bot")
+    search_fields = ("game__code", "name", "user__username", "user__email")
+    list_select_related = ("game", "user")
+    raw_id_fields = ("user",)  # the signed-in player holding the seat (players/); empty: a guest
     actions = ["seats_to_bots", "seats_to_new_devices"]
 
     def save_model(self, request, obj, form, change):

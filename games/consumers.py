@@ -11,6 +11,7 @@ Client → server: the same bodies as ``POST /api/games/{code}/commands``; the e
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -24,7 +25,7 @@ from django.conf import settings
 from django.db.models import prefetch_related_objects
 from rest_framework.exceptions import ValidationError
 
-from . import broadcast, selectors, services
+from . import broadcast, presence, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
@@ -92,6 +93,11 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     # no round trip to the shared counter on the move path (HTTP commands count there).
     _limit_window = -1
     _limit_count = 0
+    # A seat held by a signed-in player: this socket has a SeatSocket row (games/presence.py) that
+    # turn notices read. Guests' sockets (most) never touch it: one attribute test per ping.
+    presence = False
+    _presence_at = 0.0
+    _presence_task: asyncio.Task | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -148,12 +154,16 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
             except broadcast.LAYER_ERRORS:  # Redis down: its subscription went with it
                 pass
+        if self.presence:
+            await self._presence_close()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "actor") or self.lost:
             return
         if text_data == PING:  # the page's heartbeat (static/js/junction.js): no database, no limit
             await self.send(text_data=PONG)
+            if self.presence:
+                self._presence_seen()
             return
         if bytes_data is not None or text_data is None:
             await self._error("binary-not-supported", "Send commands as JSON text frames.")
@@ -264,6 +274,8 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             # Its seat moved to another device after the handshake read it, before this socket
             # joined the game's group (so it missed the news): say so now.
             raise selectors.token_lost(self.token_digest)
+        if not self.presence:
+            self._presence_open(game)
         texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
         if game.state is not None:
             texts.append(broadcast.dumps({"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}))
@@ -315,6 +327,43 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return {"type": "result", **result.to_json()}
         except ServiceError as exc:
             return {"type": "error", "error": {"code": exc.code, "message": exc.message}, **exc.extra}
+
+    # -- presence of a signed-in player's seat (games/presence.py: turn notices) ----------
+
+    def _presence_open(self, game) -> None:
+        """In the database thread, with the snapshot's seats: a seat held by a signed-in player
+        records this socket as open."""
+        if self.actor.seat is None or self.lost:
+            return
+        seat = next((s for s in game.seats.all() if s.index == self.actor.seat), None)
+        if seat is None or seat.user_id is None:
+            return
+        presence.seat_socket_open(game_id=self.game_id, seat=seat.index, channel_name=self.channel_name)
+        self._presence_at = time.monotonic()
+        self.presence = True
+
+    def _presence_seen(self) -> None:
+        """From the heartbeat, after its pong: refresh the row at most every SEEN_EVERY seconds,
+        in the database thread, not awaited (the ping's answer never waits for it)."""
+        now = time.monotonic()
+        if now - self._presence_at < presence.SEEN_EVERY or (self._presence_task and not self._presence_task.done()):
+            return
+        self._presence_at = now
+        self._presence_task = asyncio.ensure_future(self._presence_refresh())
+
+    async def _presence_refresh(self) -> None:
+        try:
+            await database_sync_to_async(presence.seat_socket_seen)(channel_name=self.channel_name)
+        except Exception:  # a busy database: the next ping tries again; the row stays fresh for a while
+            self._presence_at = 0.0
+            log.warning("could not refresh the open socket of game %s", self.code, exc_info=True)
+
+    async def _presence_close(self) -> None:
+        self.presence = False
+        try:
+            await database_sync_to_async(presence.seat_socket_close)(channel_name=self.channel_name)
+        except Exception:  # the row goes stale by itself (JUNCTION_SOCKET_STALE)
+            log.warning("could not remove the open socket of game %s", self.code, exc_info=True)
 
     @database_sync_to_async
     def _state_payload(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from django.db.models import Q
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
-from .models import Action, Game, RejoinCode, Seat
+from .models import Action, Game, RejoinCode, Seat, SeatToken
 from .tokens import hash_token, normalize_join_code
 
 
@@ -65,6 +65,8 @@ def actor_for_token(*, game: Game, token: str | None) -> Actor:
         return Actor(game_id=game.id, seat=host_seat.index if host_seat else None, is_host=True)
     seat = Seat.objects.filter(token_hash=digest).only("index", "is_host", "game_id").first()
     if seat is None:
+        seat = seat_for_device_token(digest)
+    if seat is None:
         raise token_lost(digest)
     if seat.game_id != game.id:
         raise Forbidden("wrong-game", "This token belongs to a seat in another game.")
@@ -92,7 +94,15 @@ def token_current(*, game: Game, actor: Actor, digest: str) -> bool:
     if actor.seat is None:
         return not actor.is_host or digest == game.host_token_hash
     seat = next((s for s in game.seats.all() if s.index == actor.seat), None)
-    return seat is not None and seat.token_hash == digest
+    if seat is None:
+        return False
+    return seat.token_hash == digest or SeatToken.objects.filter(seat_id=seat.pk, token_hash=digest).exists()
+
+
+def seat_for_device_token(digest: str) -> Seat | None:
+    """The seat a signed-in player's device token (``SeatToken``, made when they opened the seat
+    from My games on that device) holds, or None. Asked only after the seat tokens missed."""
+    return Seat.objects.filter(device_tokens__token_hash=digest).only("index", "is_host", "game_id").first()
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:
@@ -103,6 +113,10 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         "is_host": seat.is_host,
         "is_bot": seat.is_bot,
         "bot": seat.bot or None,
+        # clocks (games/clocks.py): a bot plays for the seat's absent player, who may take it back;
+        # by when the seat on turn must move (null: no clock, or not on turn)
+        "away": seat.away,
+        "turn_deadline": seat.turn_deadline.isoformat() if seat.turn_deadline else None,
     }
 
 
@@ -120,6 +134,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "min_players": engine.min_players,
         "max_players": engine.max_players,
         "created_at": game.created_at.isoformat() if game.created_at else None,
+        "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
     }
 
 

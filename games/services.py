@@ -22,7 +22,7 @@ from . import broadcast, hooks, jsontext, store
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
-from .models import Action, Game, RejoinCode, Seat
+from .models import Action, Game, RejoinCode, Seat, SeatToken
 from .names import name_clean
 from .replay import ADMIN, SEAT_RENAMED, seat_renamed
 from .selectors import Actor, actor_for_token, game_get
@@ -34,7 +34,7 @@ from .tokens import (
     normalize_join_code,
     normalize_rejoin_code,
 )
-from .turns import turns_track
+from .turns import game_watch, turns_track
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,14 @@ class GameCreated:
 
 
 def game_create(
-    *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None
+    *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None,
+    user: Any | None = None, turn_seconds: int | None = None,
 ) -> GameCreated:
+    """A new game in the lobby. With ``host_name`` the host sits at seat 0; ``user`` (a signed-in
+    player, else None) then holds that seat (seat_user_link)."""
     engine = _engine_or_400(kind)
     host_name = _name_or_400(host_name) if host_name else None
+    turn_seconds = game_clock_check(kind=kind, turn_seconds=turn_seconds)  # a clock: its turns are watched from the start
     try:
         clean_options = engine.normalize_options(hooks.prepare_options(kind, dict(options or {})))
     except RulesError as exc:
@@ -83,6 +87,8 @@ def game_create(
                     options=clean_options,
                     seed=secrets.randbits(62),
                     host_token_hash=hash_token(host_token),
+                    turn_seconds=turn_seconds,
+                    watched=turn_seconds is not None,
                 )
                 seat = None
                 if host_name:
@@ -100,17 +106,26 @@ def game_create(
     else:  # pragma: no cover - 23^5 codes
         raise ServiceError("no-code-available", "Could not allocate a join code; try again.", status=503)
     transaction.on_commit(_guarded(broadcast.lobby_changed))
+    if seat is not None and _signed_in(user):
+        seat_user_link(seat=seat, user=user)
     return GameCreated(game=game, host_token=host_token, seat=seat)
 
 
-def seat_join(*, code: str, name: str, color: str | None = None, token: str | None = None) -> tuple[Seat, str | None, bool]:
+def seat_join(
+    *, code: str, name: str, color: str | None = None, token: str | None = None, user: Any | None = None
+) -> tuple[Seat, str | None, bool]:
     """Take a seat. Returns (seat, token, created). A known token gets its seat back
-    (token None in the result: the caller already holds it)."""
+    (token None in the result: the caller already holds it). ``user``: the signed-in player
+    (None for a guest), who then holds the seat (seat_user_link)."""
     game = game_get(code=code)
+    user = _signed_in(user)
     if token:
         actor = actor_for_token(game=game, token=token)
         if actor.seat is not None:
-            return game.seats.get(index=actor.seat), None, False
+            seat = game.seats.get(index=actor.seat)
+            if user is not None and seat.user_id is None:
+                seat_user_link(seat=seat, user=user)
+            return seat, None, False
     name = _name_or_400(name)
     host_joining = bool(token) and hash_token(token) == game.host_token_hash
     with transaction.atomic():
@@ -135,7 +150,45 @@ def seat_join(*, code: str, name: str, color: str | None = None, token: str | No
             is_host=host_joining,
         )
         transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
+    if user is not None:
+        seat_user_link(seat=seat, user=user)
     return seat, (token if host_joining else new_secret), True
+
+
+# --- seats of signed-in players (players/: accounts and My games) ------------------------
+
+
+def _signed_in(user: Any | None) -> Any | None:
+    """``user`` when it is a signed-in account (not None, not Django's AnonymousUser)."""
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def seat_user_link(*, seat: Seat, user: Any) -> bool:
+    """``seat`` is ``user``'s from now on (My games lists it) unless another account holds it;
+    its game's turns are tracked from now on (turns.game_watch: clocks and turn notices).
+    True when the seat is the user's afterwards."""
+    if seat.user_id == user.pk:
+        linked = True
+    else:
+        linked = bool(Seat.objects.filter(pk=seat.pk, user__isnull=True).update(user=user))
+        if linked:
+            seat.user = user
+    if linked:
+        game_watch(game_id=seat.game_id)
+    return linked
+
+
+def seat_device_tokens_revoke(*, seat: Seat) -> None:
+    """``seat`` went to another device or person: the device tokens its signed-in player made
+    (My games' "Open", ``SeatToken``) stop working. Runs in the caller's transaction; after
+    commit the sockets holding them are told and closed, as a rejoin code's old token is."""
+    hashes = list(SeatToken.objects.filter(seat_id=seat.pk).values_list("token_hash", flat=True))
+    if not hashes:
+        return
+    SeatToken.objects.filter(seat_id=seat.pk, token_hash__in=hashes).delete()
+    game_id, index = seat.game_id, seat.index
+    for digest in hashes:
+        transaction.on_commit(_guarded(lambda digest=digest: _token_revoked_send(game_id, token_hash=digest, seat=index)))
 
 
 def seat_add_bot(*, code: str, actor: Actor, bot: str, name: str | None = None) -> Seat:
@@ -273,10 +326,11 @@ def _command_apply(
             raise
         if won:
             _command_saved(game=game, state=state, finished=finished, now=now)
-            # ``game`` now carries the new state: the broadcast needs no second read.
+            # ``game`` now carries the new state: the broadcast needs no second read. A watched
+            # game's seats changed with the turn (their turn_deadline, the clock): its summary too.
             transaction.on_commit(
-                lambda saved=game, finished=finished: _after_commit(
-                    saved.pk, schedule_bots=schedule_bots, game=saved, summary=finished
+                lambda saved=game, summary=finished or game.watched: _after_commit(
+                    saved.pk, schedule_bots=schedule_bots, game=saved, summary=summary
                 )
             )
             return CommandResult(version=game.version, events=events, cmd=command.get("cmd"))
@@ -449,7 +503,7 @@ def seat_bot_assign(*, game_id: int, seat: int, bot: str, by: str) -> CommandRes
             raise ServiceError("unknown-bot", f"{engine.title} has no bot {bot!r}; choose one of {', '.join(engine.bots) or 'none'}.")
         if target.is_bot and target.bot == bot:
             return None
-        Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot)
+        Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot, turn_deadline=None)  # a bot has no clock
         return "seat-to-bot", {"seat": seat, "bot": bot}, [
             {"type": "seat-to-bot", "seat": seat, "name": target.name, "bot": bot, "by": by}], None
 
@@ -534,6 +588,103 @@ def _admin_change(*, game_id: int, by: str, change, seat: int | None = None, sta
     return result
 
 
+# --- clocks: a seat a bot keeps for its player (games/clocks.py fires the clock) -----------
+#
+# When a clocked game's seat runs out of time (seat_clock_expire, by "clock"), or the host hands
+# a seat whose player is away to a bot (seat_bot_hand, by "host"), the kind's default bot plays
+# it and the seat is ``away``: its player takes it back from their own device (seat_return).
+# Each is an ``admin`` action in the log ("seat-to-bot" with ``"away": true``, "seat-returned"),
+# broadcast after commit; the engines never see them and replay steps over them.
+
+SEAT_TO_BOT = "seat-to-bot"
+SEAT_RETURNED = "seat-returned"
+CLOCK = "clock"
+
+
+def game_clock_check(*, kind: str, turn_seconds: int | None) -> int | None:
+    """``turn_seconds`` if it is one of the clocks on offer (games/clocks.py) and the kind has a
+    bot to play for a player whose time runs out; None for no clock; else 400."""
+    from .clocks import TURN_SECONDS
+
+    if turn_seconds is None:
+        return None
+    if type(turn_seconds) is not int or turn_seconds not in TURN_SECONDS:
+        raise ServiceError("invalid-clock", f"turn_seconds must be one of {', '.join(map(str, TURN_SECONDS))} (or null: no clock).")
+    engine = _engine_or_400(kind)
+    if engine.bot_default() is None:
+        raise ServiceError("invalid-clock", f"{engine.title} has no bot to play a seat whose time runs out: it cannot have a clock.")
+    return turn_seconds
+
+
+def seat_clock_expire(*, game_id: int, seat: int, now) -> CommandResult | None:
+    """Seat ``seat``'s time ran out: the kind's default bot plays it (``away``) and moves at once.
+    Checked again under the game's lock: None when the game is no longer active, the seat moved
+    or is a bot already, or its deadline moved on (another clock runner fired first)."""
+
+    def change(game: Game, target: Seat):
+        if (game.status != Game.Status.ACTIVE or not game.turn_seconds or target.is_bot or target.away
+                or target.turn_deadline is None or target.turn_deadline > now):
+            return None
+        return _seat_to_bot_away(game, target, by=CLOCK)
+
+    return _admin_change(game_id=game_id, seat=seat, by=CLOCK, change=change)
+
+
+def seat_bot_hand(*, code: str, actor: Actor, seat: int) -> CommandResult | None:
+    """The host hands seat ``seat`` (a player who is away; any seat but the host's own) to the
+    kind's default bot until its player takes it back (:func:`seat_return`). None when a bot
+    plays it already."""
+    game = game_get(code=code)
+    _require_host(actor)
+    if actor.seat is not None and actor.seat == seat:
+        raise ServiceError("own-seat", "This is your own seat: you are here to play it.", status=409)
+
+    def change(locked: Game, target: Seat):
+        if locked.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            what = "has not started: seat a bot in the waiting room instead" if locked.status == Game.Status.LOBBY else f"is {locked.status}"
+            raise Conflict(f"game-{locked.status}", f"This game {what}.", version=locked.version)
+        if target.is_bot:
+            return None
+        return _seat_to_bot_away(locked, target, by="host")
+
+    return _admin_change(game_id=game.pk, seat=seat, by="host", change=change)
+
+
+def seat_return(*, code: str, actor: Actor) -> CommandResult | None:
+    """The player takes back their seat from the bot that played it while they were away (from
+    a device holding the seat's token). On turn, their clock starts afresh. None when the seat
+    was not away."""
+    game = game_get(code=code)
+    if actor.seat is None:
+        if actor.is_spectator:
+            raise Unauthorized("token-required", "Send your seat's token to take your seat back.")
+        raise Forbidden("not-a-player", "The host has no seat in this game.")
+
+    def change(locked: Game, target: Seat):
+        if locked.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            raise Conflict(f"game-{locked.status}", f"This game is {locked.status}; its seats stay as they are.", version=locked.version)
+        if not target.away:
+            return None
+        update: dict[str, Any] = {"is_bot": False, "away": False, "bot": ""}
+        if locked.status == Game.Status.ACTIVE and locked.turn_seconds and target.turn_started_at is not None:
+            update["turn_deadline"] = timezone.now() + timedelta(seconds=locked.turn_seconds)
+        Seat.objects.filter(pk=target.pk).update(**update)
+        return SEAT_RETURNED, {"seat": target.index}, [
+            {"type": SEAT_RETURNED, "seat": target.index, "name": target.name, "bot": target.bot, "by": "player"}], None
+
+    return _admin_change(game_id=game.pk, seat=actor.seat, by="player", change=change)
+
+
+def _seat_to_bot_away(game: Game, target: Seat, *, by: str):
+    engine = get_engine(game.kind)
+    bot = engine.bot_default()
+    if bot is None:
+        raise ServiceError("no-bots", f"{engine.title} has no bot to play a seat.")
+    Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot, away=True, turn_deadline=None)
+    return SEAT_TO_BOT, {"seat": target.index, "bot": bot, "away": True}, [
+        {"type": SEAT_TO_BOT, "seat": target.index, "name": target.name, "bot": bot, "by": by, "away": True}], None
+
+
 # --- a seat handed to a new device (a phone that died or lost its storage) ----------------
 #
 # The host (or a game master) issues a one-time rejoin code for a seat; whoever opens it takes
@@ -599,9 +750,10 @@ def rejoin_code_create(*, game_id: int, seat: int, by: str, actor: Actor | None 
     return RejoinCodeIssued(code=code, game=game, seat=target, expires_at=issued.expires_at)
 
 
-def rejoin_code_redeem(*, code: str, rejoin_code: str) -> SeatRejoined:
+def rejoin_code_redeem(*, code: str, rejoin_code: str, user: Any | None = None) -> SeatRejoined:
     """The seat ``rejoin_code`` was issued for, moved to the caller: a new token for it (returned,
-    shown once), the old one revoked. 404 ``rejoin-code-unknown`` (never issued, another game's,
+    shown once), the old one revoked, and so are the device tokens of the account that held it;
+    the seat is ``user``'s now (the signed-in caller), a guest's without one. 404 ``rejoin-code-unknown`` (never issued, another game's,
     or replaced by a newer one), 410 ``rejoin-code-used`` / ``rejoin-code-expired``, 409 when the
     game is over. A paused game's seat moves too (the game master may pause to fix a phone)."""
     game = game_get(code=code)
@@ -613,6 +765,7 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str) -> SeatRejoined:
     token = new_token()
     token_hash = hash_token(token)
     moved: dict[str, Any] = {}
+    new_user = _signed_in(user)
 
     def change(locked: Game, target: Seat):
         if locked.status not in REJOINABLE:
@@ -626,7 +779,8 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str) -> SeatRejoined:
                 raise NotFound("rejoin-code-unknown", "This rejoin code was replaced by a newer one; ask the host for it.")
             _rejoin_code_usable(current)
             raise ServiceError("rejoin-code-used", "This rejoin code was already used; ask the host for a new one.", status=410)
-        Seat.objects.filter(pk=target.pk).update(token_hash=token_hash, is_bot=False, bot="")
+        Seat.objects.filter(pk=target.pk).update(token_hash=token_hash, is_bot=False, bot="", away=False, user=new_user)
+        seat_device_tokens_revoke(seat=target)
         is_host = target.is_host or old == locked.host_token_hash
         if is_host:  # the host's own seat: the host token moves with it
             Game.objects.filter(pk=locked.pk).update(host_token_hash=token_hash)
@@ -638,6 +792,8 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str) -> SeatRejoined:
         return SEAT_MOVED, {"seat": target.index}, [event], None
 
     _admin_change(game_id=game.pk, seat=row.seat, by=row.created_by, change=change)
+    if new_user is not None:
+        game_watch(game_id=game.pk)
     game = Game.objects.get(pk=game.pk)
     return SeatRejoined(game=game, seat=Seat.objects.get(game=game, index=row.seat), token=token, is_host=moved["is_host"])
 

@@ -12,6 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
+from .clocks import TURN_SECONDS_CHOICES
 from .engines.registry import all_engines, get_engine
 from .errors import NotFound
 from .links import public_url
@@ -29,7 +30,8 @@ def home(request):
     return render(
         request,
         "games/home.html",
-        {"kinds": [e.describe() for e in all_engines()], "games": [game_summary(g) for g in open_games(status="lobby", limit=50)]},
+        {"kinds": [e.describe() for e in all_engines()], "games": [game_summary(g) for g in open_games(status="lobby", limit=50)],
+         "clocks": TURN_SECONDS_CHOICES},
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from games.clocks import TURN_SECONDS_CHOICES
 from games.names import NAME_MAX_LENGTH, name_clean
 from games.services import PALETTE
 
@@ -40,6 +41,14 @@ class GameCreateSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     name = NameField(required=False, help_text="Also take seat 0 as this player.")
     color = serializers.ChoiceField(choices=PALETTE, required=False)
+    turn_seconds = serializers.ChoiceField(
+        choices=TURN_SECONDS_CHOICES, required=False, allow_null=True, default=None,
+        help_text="The clock: seconds per turn (null or absent: no clock). When a seat's time runs out a bot "
+        "plays it until its player takes it back (POST /api/games/{code}/seats/me/return).",
+    )
+
+    def validate_turn_seconds(self, value):
+        return None if value is None else int(value)
 
 
 class SeatJoinSerializer(serializers.Serializer):
@@ -110,6 +119,8 @@ class SeatSerializer(serializers.Serializer):
     is_host = serializers.BooleanField()
     is_bot = serializers.BooleanField()
     bot = serializers.CharField(allow_null=True)
+    away = serializers.BooleanField(help_text="A bot plays for the seat's absent player, who may take it back.")
+    turn_deadline = serializers.DateTimeField(allow_null=True, help_text="By when the seat on turn must move (a clock); null otherwise.")
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -123,6 +134,7 @@ class GameSummarySerializer(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     created_at = serializers.DateTimeField()
+    turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock: seconds per turn (null: no clock).")
 
 
 class GameCreatedSerializer(GameSummarySerializer):
@@ -219,6 +231,13 @@ class CommandResultSerializer(serializers.Serializer):
     status = serializers.CharField()
     version = serializers.IntegerField()
     events = serializers.ListField(child=serializers.DictField())
+
+
+class SeatChangedSerializer(serializers.Serializer):
+    """A seat handed to a bot or taken back: the logged action's result (null: nothing changed) and the game."""
+
+    result = CommandResultSerializer(allow_null=True)
+    game = GameSummarySerializer()
 
 
 class ActionSerializer(serializers.Serializer):

@@ -46,6 +46,18 @@ def actor_for(request, game):
     return selectors.actor_for_token(game=game, token=bearer_token(request))
 
 
+def signed_in_user(request):
+    """The signed-in account behind the request's session (players/: a seat taken while signed
+    in is theirs), else None. The API authenticates no one itself: tokens are its identities (and
+    DRF set the request's ``user`` to None), so the session is read here."""
+    from django.contrib.auth import get_user
+
+    if not hasattr(request._request, "session"):
+        return None
+    user = get_user(request._request)
+    return user if user.is_authenticated else None
+
+
 def json_object(request) -> dict:
     """The request's body, which must be a JSON object."""
     if not isinstance(request.data, dict):
@@ -155,7 +167,8 @@ class GamesView(APIView):
     def post(self, request):
         data = validated(s.GameCreateSerializer, request)
         created = services.game_create(
-            kind=data["kind"], options=data.get("options"), host_name=data.get("name"), host_color=data.get("color")
+            kind=data["kind"], options=data.get("options"), host_name=data.get("name"), host_color=data.get("color"),
+            user=signed_in_user(request), turn_seconds=data.get("turn_seconds"),
         )
         body = selectors.game_summary(created.game)
         body.update(
@@ -191,7 +204,8 @@ class SeatsView(APIView):
             seat = services.seat_add_bot(code=code, actor=actor_for(request, game), bot=data["bot"], name=data.get("name"))
             new_token, created = None, True
         else:
-            seat, new_token, created = services.seat_join(code=code, name=data["name"], color=data.get("color"), token=token)
+            seat, new_token, created = services.seat_join(
+                code=code, name=data["name"], color=data.get("color"), token=token, user=signed_in_user(request))
         game = selectors.game_get(code=code)
         body = {"seat": seat.index, "token": new_token, "game": selectors.game_summary(game)}
         return Response(body, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
@@ -230,6 +244,57 @@ class RejoinCodeView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+# -- clocks: a seat a bot keeps for its player (games/clocks.py) --------------------------------
+
+
+def _seat_changed_response(result, code: str) -> Response:
+    """A seat change's answer: the logged action's result (null when nothing changed) and the game."""
+    return Response({"result": result.to_json() if result is not None else None,
+                     "game": selectors.game_summary(selectors.game_get(code=code))})
+
+
+class SeatReturnView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.SeatChangedSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Take your seat back from the bot that played it while you were away (your seat's token)",
+        description=(
+            "When a clock ran out (or the host handed your seat to a bot), a bot plays your seat and the seat is "
+            "`away`. This gives it back to you: logged as `seat-returned`; on your turn your clock starts afresh. "
+            "`result` is null when the seat was not away. 401 without a token, 403 for the host's token "
+            "without a seat, 409 when the game is over."
+        ),
+    )
+    def post(self, request, code):
+        game = selectors.game_get(code=code)
+        result = services.seat_return(code=code, actor=actor_for(request, game))
+        return _seat_changed_response(result, code)
+
+
+class SeatBotView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.SeatChangedSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Hand a seat whose player is away to a bot, until they take it back (host)",
+        description=(
+            "The kind's default bot plays the seat from now on; the seat is `away`, and its player takes it back "
+            "with POST /api/games/{code}/seats/me/return. Logged as `seat-to-bot` by the host. `result` is null "
+            "when a bot plays the seat already. 403 `host-only` for any token but the host's, 409 `own-seat` for "
+            "the host's own seat, 409 before the game starts or once it is over."
+        ),
+    )
+    def post(self, request, code, seat):
+        game = selectors.game_get(code=code)
+        result = services.seat_bot_hand(code=code, actor=actor_for(request, game), seat=seat)
+        return _seat_changed_response(result, code)
+
+
 class RejoinView(APIView):
     throttle_classes = [JoinRateThrottle]
 
@@ -246,7 +311,7 @@ class RejoinView(APIView):
     )
     def post(self, request, code):
         data = validated(s.RejoinSerializer, request)
-        rejoined = services.rejoin_code_redeem(code=code, rejoin_code=data["code"])
+        rejoined = services.rejoin_code_redeem(code=code, rejoin_code=data["code"], user=signed_in_user(request))
         body = {"seat": rejoined.seat.index, "token": rejoined.token, "host": rejoined.is_host,
                 "game": selectors.game_summary(rejoined.game)}
         return Response(body)

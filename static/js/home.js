@@ -80,6 +80,8 @@
     if (name) body.name = name;
     const options = chosenOptions();
     if (Object.keys(options).length) body.options = options;
+    const clock = document.getElementById("create-clock").value;  // seconds per turn; "": no clock
+    if (clock) body.turn_seconds = Number(clock);
     const result = await Junction.api("POST", "/api/games", body);
     if (!result.ok) {
       Junction.showError(errorBox, Junction.errorText(result));

@@ -15,6 +15,8 @@ const Junction = (() => {
     localStorage.setItem(STORE, JSON.stringify(all));
   }
   function seatFor(code) { return allTokens()[code] || null; }
+  // allTokens(): every game this browser holds a token for, {code: {token, seat, host}} (My games
+  // offers to add their seats to the signed-in account: static/js/my_games.js).
 
   // The socket's heartbeat: the exact frames games/consumers.py answers without other work.
   const PING = '{"type":"ping"}', PONG = '{"type":"pong"}';
@@ -63,11 +65,63 @@ const Junction = (() => {
    * it stays "closed" until the next socket is live again. "connecting" is only the first
    * connection of the page; "offline" is final (no such game, a token refused). */
   const HEARTBEAT = { every: 1000, quiet: 2400, dead: 8000 };  // ms; see watch() below
+
+  // ---- "your turn" with the page open (turn notices: players/notices.py tells the others) -----
+  // A seat's payload whose legal_commands turned non-empty (the engines list none for a seat
+  // that may not act) became that seat's turn: a short beep (Web Audio, no file) and a vibration,
+  // and while the page is hidden or unfocused the tab's title says so until it is seen.
+  const TURN_PREFIX = "● Your turn — ";
+  let turnAudio = null;
+  function turnTitle(on) {
+    const plain = document.title.startsWith(TURN_PREFIX) ? document.title.slice(TURN_PREFIX.length) : document.title;
+    document.title = on ? TURN_PREFIX + plain : plain;
+  }
+  function turnSeen() { if (document.visibilityState === "visible" && document.hasFocus()) turnTitle(false); }
+  document.addEventListener("visibilitychange", turnSeen);
+  window.addEventListener("focus", turnSeen);
+  function turnBeep() {
+    try {
+      const Context = window.AudioContext || window.webkitAudioContext;
+      if (!Context) return false;
+      turnAudio = turnAudio || new Context();
+      if (turnAudio.state === "suspended") turnAudio.resume();
+      const tone = turnAudio.createOscillator(), gain = turnAudio.createGain(), t = turnAudio.currentTime;
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.25);
+      tone.connect(gain).connect(turnAudio.destination);
+      tone.start(t);
+      tone.stop(t + 0.3);
+      return true;
+    } catch (e) { return false; }
+  }
+  /* Called with each state payload a game socket receives and whether it was this seat's turn
+   * before (null: the first payload, which only sets it); returns whether it is now. */
+  function turnAlert(payload, wasMine) {
+    const mine = payload.seat !== null && payload.seat !== undefined && payload.status === "active"
+      && Array.isArray(payload.legal_commands) && payload.legal_commands.length > 0;
+    if (mine && wasMine === false) {
+      // Browsers allow sound and vibration only after the person used the page (a tap, a key):
+      // without it both are skipped rather than refused with a console message.
+      const used = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+      if (used) {
+        try { if (navigator.vibrate) navigator.vibrate(200); } catch (e) { /* not allowed here */ }
+        turnBeep();
+      }
+      if (document.visibilityState !== "visible" || !document.hasFocus()) turnTitle(true);
+    } else if (!mine && wasMine) {
+      turnTitle(false);
+    }
+    return mine;
+  }
+
   function connectGame(code, token, handlers) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = proto + "//" + location.host + "/ws/games/" + encodeURIComponent(code) + "/" + (token ? "?token=" + encodeURIComponent(token) : "");
     let socket = null, retry = 0, stopped = false, version = -1, timer = null;
     let current = "", everLive = false, synced = false, heard = 0, watchdog = null;
+    let myTurn = null;  // turnAlert's memory: was it this seat's turn in the last payload
     const pending = new Map();
 
     function status(s) {
@@ -116,7 +170,9 @@ const Junction = (() => {
     function open() {
       if (stopped) return;
       clearTimeout(timer);
-      status("connecting");
+      // Opened with no network (the service worker's kept copy of the page): "reconnecting…"
+      // from the start; the socket is tried all the same (a table served on this very machine).
+      status(navigator.onLine === false ? "closed" : "connecting");
       const mine = socket = new WebSocket(url);
       mine.onopen = () => { if (mine !== socket) return; retry = 0; heard = Date.now(); };
       mine.onmessage = (event) => {
@@ -132,9 +188,12 @@ const Junction = (() => {
         if (msg.type === "state") {
           if (msg.version >= version) {  // else an older broadcast overtaken by a newer one
             version = msg.version;
+            myTurn = turnAlert(msg, myTurn);
             if (handlers.onState) handlers.onState(msg);
           }
         } else if (msg.type === "game") {
+          // The installable companion (static/js/pwa.js) keeps the screen on while a game is open.
+          document.dispatchEvent(new CustomEvent("junction:game", { detail: msg.game }));
           if (handlers.onGame) handlers.onGame(msg.game);
         } else if (msg.type === "result" || msg.type === "error") {
           const waiter = msg.command_id && pending.get(msg.command_id);
@@ -216,13 +275,94 @@ const Junction = (() => {
       case "state-edited": return "A game master corrected the game.";
       case "seat-moved": return name + own + " seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
       case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
-      case "seat-to-bot": return "A bot (" + text(e.bot) + ") plays " + name + own + " seat from now on.";
+      case "seat-to-bot":  // away: a bot keeps the seat until its player takes it back (the clock, the host)
+        if (e.away && e.by === "clock") return "Time ran out for " + name + ": a bot (" + text(e.bot) + ") plays " + name + own + " seat until they take it back.";
+        if (e.away) return "The host handed " + name + own + " seat to a bot (" + text(e.bot) + ") until they take it back.";
+        return "A bot (" + text(e.bot) + ") plays " + name + own + " seat from now on.";
+      case "seat-returned": return name + " took their seat back from the bot.";
       case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
       case "game-resumed": return "The game master resumed the game.";
       case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
       default: return null;
     }
   }
+  // ---- clocks: the time left of the seat on turn, and a seat a bot keeps for its player ----------
+  /* What is left of `ms`, in a few characters: "4:32", "3 h 12 min", "2 days 5 h". */
+  function timeLeft(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    if (s < 3600) return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    if (h < 24) return h + " h" + (m ? " " + m + " min" : "");
+    return plural(Math.floor(h / 24), "day") + (h % 24 ? " " + (h % 24) + " h" : "");
+  }
+  /* A game's clock in words: 300 → "5 minutes per turn". */
+  function clockWords(seconds) {
+    if (seconds < 3600) return plural(Math.round(seconds / 60), "minute") + " per turn";
+    if (seconds < 86400) return plural(Math.round(seconds / 3600), "hour") + " per turn";
+    return plural(Math.round(seconds / 86400), "day") + " per turn";
+  }
+  /* seatClock(mount, ctx) → update(summary), for every game page (room.js calls update with each
+   * game summary). A game with a clock gets a line at the top of `mount`: its clock, and whose turn
+   * it is with the time left, counting down (the summary's seats carry turn_deadline). The device
+   * holding a seat a bot plays while its player is away (seat.away) gets a banner that gives it back:
+   * "Take my seat back" (POST …/seats/me/return). ctx: {code, seat, token}. */
+  function seatClock(mount, ctx) {
+    const line = el("p", { class: "turn-clock", id: "turn-clock", hidden: true });
+    const words = el("p", { id: "seat-away-words" });
+    const button = el("button", { type: "button", class: "primary", id: "seat-return" }, "Take my seat back");
+    const error = el("p", { class: "error", id: "seat-away-error", role: "alert", hidden: true });
+    const banner = el("section", { class: "card seat-away", id: "seat-away", role: "status", hidden: true }, words, el("p", {}, button), error);
+    mount.prepend(banner, line);
+    let game = null, timer = null;
+    const mine = () => ctx.seat !== null && ctx.seat !== undefined;
+
+    function draw() {
+      const clocked = game && game.turn_seconds;
+      line.hidden = !clocked || !["lobby", "active", "paused"].includes(game.status);
+      if (line.hidden) { clearInterval(timer); timer = null; return; }
+      const clock = "Clock: " + clockWords(game.turn_seconds) + ".";
+      const running = game.status === "active" ? (game.seats || []).filter((s) => s.turn_deadline) : [];
+      // Your own time first; else the seat whose time runs out soonest.
+      running.sort((a, b) => (b.index === ctx.seat) - (a.index === ctx.seat) || Date.parse(a.turn_deadline) - Date.parse(b.turn_deadline));
+      const seat = running[0];
+      line.classList.remove("urgent");
+      if (!seat) {
+        line.textContent = clock + (game.status === "lobby" ? " When a player's time for a turn runs out, a bot plays their seat until they take it back."
+          : game.status === "paused" ? " It waits while the game is paused." : "");
+        delete line.dataset.deadline;
+      } else {
+        const left = Date.parse(seat.turn_deadline) - Date.now();
+        const whose = mine() && seat.index === ctx.seat ? "Your turn" : text(seat.name) + "'s turn";
+        line.textContent = left > 0 ? whose + ": " + timeLeft(left) + " left." : whose + ": time is up; a bot takes the seat…";
+        line.classList.toggle("urgent", left < 60000);
+        line.dataset.deadline = seat.turn_deadline;
+      }
+      if (seat && !timer) timer = setInterval(draw, 1000);
+      if (!seat && timer) { clearInterval(timer); timer = null; }
+    }
+    function update(summary) {
+      game = summary;
+      const me = mine() && summary ? (summary.seats || []).find((s) => s.index === ctx.seat) : null;
+      const away = !!(me && me.away) && ["active", "paused"].includes(summary.status);
+      if (banner.hidden === away) {
+        words.textContent = summary && summary.turn_seconds ? "Your time ran out: a bot is playing your seat." : "A bot is playing your seat while you are away.";
+        banner.hidden = !away;
+        document.body.dataset.away = away ? "true" : "false";
+        if (!away) showError(error, "");
+      }
+      draw();
+    }
+    button.addEventListener("click", async () => {
+      showError(error, "");
+      button.disabled = true;
+      const result = await api("POST", "/api/games/" + encodeURIComponent(ctx.code) + "/seats/me/return", undefined, ctx.token);
+      button.disabled = false;
+      if (!result.ok) { showError(error, errorText(result), button); return; }
+      if (result.data && result.data.game) update(result.data.game);
+    });
+    return update;
+  }
+
   /* An event no describe() knows: its type in words and whose it was ("train placed (Ann)."). */
   function unknownEvent(e, who) {
     return text(e.type, "something").replace(/-/g, " ") + (e.seat !== undefined && e.seat !== null ? " (" + who(e.seat) + ")" : "") + ".";
@@ -401,6 +541,6 @@ const Junction = (() => {
     };
   }
 
-  return { platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, connectGame, el, readJson, showError, newCommandId,
-           text, number, plural, pluralWord, announce, liveBadge, MISSING };
+  return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, el, readJson, showError, newCommandId,
+           text, number, plural, pluralWord, announce, liveBadge, MISSING, turnAlert };
 })();

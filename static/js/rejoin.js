@@ -15,7 +15,9 @@ const JunctionRejoin = (() => {
     return m <= 1 ? "a minute" : m + " minutes";
   }
 
-  /* options: { code, token, seats: () => [summary seats], title?: string } */
+  /* options: { code, token, seats: () => [summary seats], title?: string, toBot?: (seat) => bool }
+   * toBot: whether the panel also offers to hand that seat to a bot while its player is away
+   * (POST …/seats/{index}/bot; the player takes it back from their own device). */
   function hostPanel(mount, options) {
     const { code, token } = options;
     const list = el("ul", { class: "seats rejoin-seats" });
@@ -28,6 +30,7 @@ const JunctionRejoin = (() => {
     const panel = el("details", { class: "card rejoin-host", id: "rejoin-host" },
       summary,
       el("p", { class: "muted", text: "Pick the seat, then the player scans the code with the new phone (or opens the link, or types the code on this game's rejoin page). It works once, for a few minutes; the old device loses the seat." }),
+      options.toBot ? el("p", { class: "muted", text: "A player away? A bot can play their seat until they take it back from their own device." }) : null,
       list, error, shown);
     mount.append(panel);
     let expiry = null;
@@ -72,14 +75,29 @@ const JunctionRejoin = (() => {
       show(result.data);
     }
 
+    async function toBot(seat, button) {
+      Junction.showError(error, "");
+      button.disabled = true;
+      const result = await Junction.api("POST", "/api/games/" + code + "/seats/" + seat.index + "/bot", undefined, token);
+      button.disabled = false;
+      if (!result.ok) { Junction.showError(error, Junction.errorText(result)); return; }
+      if (result.data && result.data.game) update(result.data.game.seats);
+    }
+
     function update(seats) {
       list.replaceChildren(...(seats || []).map((seat) => {
         const button = el("button", { type: "button", "data-seat": seat.index, text: "New device for " + seat.name });
         button.addEventListener("click", () => issue(seat, button));
-        return el("li", { class: "seat" },
+        // A seat whose player is away, to a bot until they are back (clocks: games/clocks.py).
+        const bot = options.toBot && options.toBot(seat)
+          ? el("button", { type: "button", "data-seat-bot": seat.index, text: "Bot plays for " + seat.name }) : null;
+        if (bot) bot.addEventListener("click", () => toBot(seat, bot));
+        const li = el("li", { class: "seat" },
           el("span", { class: "dot dot-" + seat.color }),
-          seat.is_bot ? el("span", { class: "tag", text: (seat.bot || "a") + " bot plays it" }) : null,
-          button);
+          seat.is_bot ? el("span", { class: "tag", text: (seat.bot || "a") + " bot plays it" + (seat.away ? " until they are back" : "") }) : null,
+          button, bot);
+        if (bot) li.style.flexWrap = "wrap";
+        return li;
       }));
     }
 

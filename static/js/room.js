@@ -31,11 +31,15 @@
     for (const id of ["add-bot", "fill-bots"]) { const b = $(id); if (b && !filling) b.disabled = full; }
     document.body.dataset.status = game.status;
     if (rejoinPanel) { rejoinPanel.update(game.seats); rejoinPanel.element.hidden = !["lobby", "active", "paused"].includes(game.status); }
+    seatClock(game);  // the clock and, for a seat a bot keeps while its player is away, the way back
     if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
   }
-  // The host hands a seat to a new device (static/js/rejoin.js): a phone that died comes back.
+  // The host hands a seat to a new device (static/js/rejoin.js): a phone that died comes back; once
+  // the game is on, a seat whose player is away goes to a bot until they take it back.
   const rejoinPanel = mine.host && typeof JunctionRejoin !== "undefined"
-    ? JunctionRejoin.hostPanel($("room"), { code, token: mine.token, seats: () => summary.seats }) : null;
+    ? JunctionRejoin.hostPanel($("room"), { code, token: mine.token, seats: () => summary.seats,
+      toBot: (seat) => !!$("bot-level") && ["active", "paused"].includes(summary.status) && !seat.is_bot && seat.index !== mine.seat }) : null;
+  const seatClock = Junction.seatClock($("room"), { code, seat: mine.seat, token: mine.token });
 
   // A state that came before the play script ran (a fast socket, a slow script download) is
   // drawn once the deferred scripts have run, not left undrawn until the next move.

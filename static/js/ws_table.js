@@ -579,9 +579,11 @@
   }
 
   // The seatless host (this screen holds the host token) hands a seat to a new device: a
-  // phone that died comes back (static/js/rejoin.js).
+  // phone that died comes back (static/js/rejoin.js); once the game is on, a seat whose player
+  // is away goes to a bot until they take it back.
   const rejoinPanel = token && typeof JunctionRejoin !== "undefined"
-    ? JunctionRejoin.hostPanel(document.querySelector(".ws-t-side"), { code, token, seats: () => summary.seats }) : null;
+    ? JunctionRejoin.hostPanel(document.querySelector(".ws-t-side"), { code, token, seats: () => summary.seats,
+      toBot: (seat) => ["active", "paused"].includes(status) && !seat.is_bot }) : null;
   const rejoinShow = () => {
     if (!rejoinPanel) return;
     rejoinPanel.update(summary.seats);

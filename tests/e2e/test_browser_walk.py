@@ -276,10 +276,51 @@ def server_error_page() -> str:
     return server_error(RequestFactory().get("/")).content.decode()
 
 
+def walk_ratings(walk: Walk, code: str) -> None:
+    """The ratings pages (players/ratings_views.py: the kinds, a leaderboard, a profile with a
+    rated game) and Your data (players/data_views.py) as a signed-in player: ratings written
+    straight into the database, the session through Django's test client."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from players.models import Rating, RatingChange
+
+    game = game_row(code)
+    users = [get_user_model().objects.create_user(name, f"{name}@example.com") for name in ("walk-ann", "walk-bo-with-a-long-name")]
+    for owner, mu, rank in zip(users, (29.5, 21.25), (1, 2), strict=True):
+        Rating.objects.create(user=owner, kind="toy", mu=mu, sigma=7.9, games=1)
+        RatingChange.objects.create(game=game, user=owner, kind="toy", rank=rank, mu_before=25.0,
+                                    sigma_before=25 / 3, mu_after=mu, sigma_after=7.9)
+    client = Client()
+    client.force_login(users[0])
+    walk.tokens["member"] = {}
+    for viewport in VIEWPORTS:
+        walk.page("member", viewport).context.add_cookies(
+            [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": walk.url}])
+    walk.visit("ratings", "/ratings/", ready="#rating-kinds a")
+    walk.visit("ratings-leaderboard", "/ratings/toy/", ready="#leaderboard-table")
+    walk.visit("ratings-profile", f"/players/{users[1].username}/", ready="#profile-ratings")
+    walk.visit("account", "/me/account", who="member", ready="#account-delete-form")
+
+
+def walk_accounts(walk: Walk, code: str) -> None:
+    """Sign-up and sign-in (django-allauth's pages in the site's look) as a guest, and My games as
+    the signed-in member of walk_ratings, who holds a seat of ``code``."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import Seat
+
+    Seat.objects.filter(game__code=code, index=1).update(user=get_user_model().objects.get(username="walk-ann"))
+    walk.visit("sign-up", "/accounts/signup/", ready="#signup-form")
+    walk.visit("sign-in", "/accounts/login/", ready="#login-form")
+    walk.visit("my-games", "/me/games", who="member", ready="#my-games-list .my-game-open")
+
+
 # ---- the walk ---------------------------------------------------------------------------------
 
 
 @pytest.mark.layout
+@pytest.mark.timeout(900)  # one test over every page: minutes on a busy 2-core machine
 def test_every_page_in_every_phase_on_a_phone_and_a_1080p_screen(live_server_url, chromium_browser, capsys):
     url = live_server_url
     if ARTIFACTS.exists():
@@ -348,6 +389,8 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("rejoin", f"/games/{ws['code']}/rejoin", ready="#rejoin-form")
     walk.visit("table-not-ws", f"/games/{toy['code']}/table", ready="#not-ws", status=404)
     walk.visit("not-found", "/join/ZZZZZ", status=404)  # the same page as for no route at all
+    walk_ratings(walk, toy["code"])
+    walk_accounts(walk, toy["code"])
     page_500 = server_error_page()
     for viewport in VIEWPORTS:
         page = walk.page("watcher", viewport)

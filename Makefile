@@ -43,10 +43,12 @@ run: migrate
 # address phones open and its QR code (scripts/host.py; README "Hosting a table").
 host: migrate
 	JUNCTION_HOST=1 $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@JUNCTION_HOST=1 $(BIN)/python manage.py run_clocks --verbosity 0 & clocks=$$!; \
+	trap 'kill $$clocks 2>/dev/null' EXIT INT TERM; \
 	PORT=$(PORT) $(BIN)/python scripts/host.py
 
 # The two passes' service tests run at once (each mostly waits on its servers and browsers; on 2 cores
-# that takes about 40% off the whole run): their output is printed as each pass ends.
+# that takes about a third off the whole run): their output is printed as each pass ends.
 test: install
 	@$(MAKE) --no-print-directory test-pure
 	@echo "== the embedded default's and PostgreSQL + Redis's service tests, side by side (each printed when it ends)"

@@ -326,10 +326,10 @@ def _command_apply(
             raise
         if won:
             _command_saved(game=game, state=state, finished=finished, now=now)
-            # ``game`` now carries the new state: the broadcast needs no second read. A watched
-            # game's seats changed with the turn (their turn_deadline, the clock): its summary too.
+            # ``game`` now carries the new state: the broadcast needs no second read. A clocked
+            # game's seats changed with the turn (their turn_deadline): its summary too.
             transaction.on_commit(
-                lambda saved=game, summary=finished or game.watched: _after_commit(
+                lambda saved=game, summary=finished or bool(game.watched and game.turn_seconds): _after_commit(
                     saved.pk, schedule_bots=schedule_bots, game=saved, summary=summary
                 )
             )

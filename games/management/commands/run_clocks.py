@@ -34,6 +34,8 @@ class Command(BaseCommand):
         if tick <= 0:
             raise CommandError("--tick must be more than 0 seconds.")
         if once:
+            # The bots that take seats move in this pass, not in threads this process would not wait for.
+            settings.JUNCTION_BOTS_INLINE = True
             fired = clocks_fire()
             if verbosity:
                 self.stdout.write(f"{fired} seat(s) handed to a bot.")

@@ -15,8 +15,8 @@ is measured is the platform's move path.
    - *watched*: created with a clock (``turn_seconds=3600``), both seats linked to users
      (``Seat.user`` set in the lobby, then ``games.turns.game_watch``). Every move writes the
      seats' turn fields and deadline in its transaction, and after commit the turn notice's
-     listener runs in the Daphne process (the TurnNotice row, the player's setting, the seat,
-     the open-socket check); these users have no push device and no e-mail, so nothing is sent.
+     listener runs in the Daphne process (the TurnNotice row, then the open-socket check: one read;
+     without a socket, the seat, game, setting and address in one more); these users have no push device and no e-mail, so nothing is sent.
 
    Over HTTP (``POST /api/games/{code}/commands``, keep-alive, no socket open: each move starts
    a signed-in player's turn with no page open) the time to the answer; over WebSocket (both

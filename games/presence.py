@@ -37,9 +37,13 @@ def seat_socket_close(*, channel_name: str) -> None:
 
 
 def seat_socket_fresh(*, game_id: int, seat: int) -> bool:
-    """Whether the seat has an open socket seen lately. Its stale rows (a process that died with
-    them) are deleted on the way."""
+    """Whether the seat has an open socket seen lately. When it has none, its stale rows (a process
+    that died with them) are deleted on the way."""
     stale_before = _stale_before(timezone.now())
     rows = SeatSocket.objects.filter(game_id=game_id, seat=seat)
-    rows.filter(seen_at__lt=stale_before).delete()
-    return rows.filter(seen_at__gte=stale_before).exists()
+    seen = list(rows.values_list("seen_at", flat=True))  # one read; a write only when a row is stale
+    if any(at >= stale_before for at in seen):
+        return True
+    if seen:
+        rows.filter(seen_at__lt=stale_before).delete()
+    return False

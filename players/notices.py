@@ -18,7 +18,6 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
@@ -70,29 +69,36 @@ def turn_notices_setting(*, user_id: int) -> str:
 
 
 def _deliver(*, game_id: int, seat: int, user_id: int, turn_started_at: datetime.datetime) -> str:
-    setting = turn_notices_setting(user_id=user_id)
+    # The open page first: the usual case of a player at the table, told by junction.js itself,
+    # then costs this one read.
+    if presence.seat_socket_fresh(game_id=game_id, seat=seat):
+        return Channel.NONE
+    # The seat, its game and its player's choice and address in one read.
+    row = (Seat.objects.filter(game_id=game_id, index=seat).order_by()
+           .values_list("user_id", "turn_started_at", "name", "game__code", "game__kind",
+                        "user__profile__turn_notices", "user__email").first())
+    if row is None:
+        return Channel.NONE  # the game is gone
+    held_by, started_at, name, code, kind, setting, email = row
+    if held_by != user_id or started_at != turn_started_at:
+        return Channel.NONE  # the seat changed hands, or this turn is already over
+    setting = setting or Notices.PUSH_OR_EMAIL  # a user without a profile has the default
     if setting == Notices.OFF:
         return Channel.NONE
-    row = Seat.objects.select_related("game").filter(game_id=game_id, index=seat).first()
-    if row is None or row.user_id != user_id or row.turn_started_at != turn_started_at:
-        return Channel.NONE  # the seat changed hands, or this turn is already over
-    if presence.seat_socket_fresh(game_id=game_id, seat=seat):
-        return Channel.NONE  # the page is open: junction.js tells the player itself
-    message = _message(row)
+    message = _message(kind=kind, code=code, name=name)
     if setting in (Notices.PUSH_OR_EMAIL, Notices.PUSH) and push_send(user_id=user_id, payload=message):
         return Channel.PUSH
-    if setting in (Notices.PUSH_OR_EMAIL, Notices.EMAIL) and _email_send(user_id=user_id, message=message):
+    if setting in (Notices.PUSH_OR_EMAIL, Notices.EMAIL) and _email_send(user_id=user_id, email=email, message=message):
         return Channel.EMAIL
     return Channel.NONE
 
 
-def _message(seat: Seat) -> dict[str, str]:
-    game = seat.game
-    title = get_engine(game.kind).title
+def _message(*, kind: str, code: str, name: str) -> dict[str, str]:
+    title = get_engine(kind).title
     return {
         "title": f"Your turn in {title}",
-        "body": f"Game {game.code}: {seat.name}, it is your move.",
-        "url": reverse("room", kwargs={"code": game.code}),
+        "body": f"Game {code}: {name}, it is your move.",
+        "url": reverse("room", kwargs={"code": code}),
     }
 
 
@@ -155,8 +161,7 @@ def push_send(*, user_id: int, payload: dict[str, Any]) -> bool:
 # -- e-mail ----------------------------------------------------------------------------------
 
 
-def _email_send(*, user_id: int, message: dict[str, str]) -> bool:
-    email = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
+def _email_send(*, user_id: int, email: str, message: dict[str, str]) -> bool:
     if not email:
         return False
     base = getattr(settings, "JUNCTION_PUBLIC_URL", "")

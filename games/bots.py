@@ -81,7 +81,7 @@ def bots_run(*, game_id: int, delay: float) -> int:
                 time.sleep(delay)
             game_command(
                 code=game.code,
-                actor=Actor(game_id=game.id, seat=seat, is_host=False),
+                actor=Actor(game_id=game.id, seat=seat, is_host=False, bot=True),
                 command=command,
                 command_id=f"bot:{game.version}:{seat}",
                 expected_version=game.version,

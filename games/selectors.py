@@ -24,6 +24,7 @@ class Actor:
     game_id: int
     seat: int | None
     is_host: bool
+    bot: bool = False  # games/bots.py playing the seat (a person's token is refused on a bot's seat)
 
     @property
     def is_spectator(self) -> bool:

@@ -353,6 +353,11 @@ def _command_move(
         )
     if game.status == Game.Status.PAUSED:
         raise Conflict("game-paused", "The game master paused this game; moves are accepted again once it resumes.", version=game.version)
+    if not actor.bot and actor.seat is not None and (actor.seat, True) in game.seat_list:
+        # A bot plays this seat (its player's time ran out, or the host or a game master handed it
+        # over): its player's device takes it back first, so the two never race for its moves.
+        raise Conflict("seat-played-by-bot", "A bot is playing this seat; take it back first "
+                       "(Take my seat back, POST /api/games/{code}/seats/me/return).", version=game.version)
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
     try:

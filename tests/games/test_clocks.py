@@ -149,6 +149,10 @@ def test_the_player_takes_the_seat_back_and_their_clock_restarts(api_client, sen
         assert clocks_fire() == 1
     assert scheduled == [game_get(code=code).pk]  # the bot was asked to move
     assert seat(code, 0).away
+    # While the bot plays the seat, its player's device cannot move for it (the two would race).
+    refused = post(api_client, f"/api/games/{code}/commands", {"cmd": "add", "n": 2}, tokens[0])
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["error"]["code"] == "seat-played-by-bot", refused.content
     # Only the seat's own token takes it back: a spectator is 401, another seat's changes nothing.
     assert post(api_client, f"/api/games/{code}/seats/me/return").status_code == 401
     other = post(api_client, f"/api/games/{code}/seats/me/return", token=tokens[1])

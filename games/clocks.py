@@ -93,7 +93,7 @@ def _seat_expire(*, game_id: int, seat: int, now: datetime.datetime) -> bool:
 def clocks_reconcile(*, now: datetime.datetime) -> int:
     """Deadlines a crash (or a seat coming back from a bot) left unset; returns how many games or
     seats were repaired."""
-    from .turns import turns_track
+    from .turns import game_watch
 
     repaired = 0
     clocked = Game.objects.filter(status=Game.Status.ACTIVE, turn_seconds__isnull=False, state__isnull=False)
@@ -101,14 +101,7 @@ def clocks_reconcile(*, now: datetime.datetime) -> int:
     # watched without its turns written, a crash between states).
     untracked = clocked.filter(~Exists(Seat.objects.filter(game=OuterRef("pk"), turn_started_at__isnull=False)))
     for game_id in list(untracked.values_list("pk", flat=True)[:100]):
-        with transaction.atomic():
-            game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.ACTIVE).first()
-            if game is None or game.state is None or Seat.objects.filter(game=game, turn_started_at__isnull=False).exists():
-                continue
-            game.watched = True
-            Game.objects.filter(pk=game_id, watched=False).update(watched=True)
-            turns_track(game=game, state=game.state, now=now)
-            repaired += 1
+        repaired += game_watch(game_id=game_id)  # under the game's lock; writing turns twice writes nothing
     # A person's seat on turn without a deadline.
     missing = (
         Seat.objects.filter(game__in=clocked, is_bot=False, away=False, turn_started_at__isnull=False, turn_deadline__isnull=True)

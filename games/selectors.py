@@ -64,9 +64,7 @@ def actor_for_token(*, game: Game, token: str | None) -> Actor:
     if digest == game.host_token_hash:
         host_seat = next((s for s in game.seats.all() if s.is_host), None)
         return Actor(game_id=game.id, seat=host_seat.index if host_seat else None, is_host=True)
-    seat = Seat.objects.filter(token_hash=digest).only("index", "is_host", "game_id").first()
-    if seat is None:
-        seat = seat_for_device_token(digest)
+    seat = seat_for_token_hash(digest, Seat.objects.only("index", "is_host", "game_id"))
     if seat is None:
         raise token_lost(digest)
     if seat.game_id != game.id:
@@ -100,10 +98,12 @@ def token_current(*, game: Game, actor: Actor, digest: str) -> bool:
     return seat.token_hash == digest or SeatToken.objects.filter(seat_id=seat.pk, token_hash=digest).exists()
 
 
-def seat_for_device_token(digest: str) -> Seat | None:
-    """The seat a signed-in player's device token (``SeatToken``, made when they opened the seat
-    from My games on that device) holds, or None. Asked only after the seat tokens missed."""
-    return Seat.objects.filter(device_tokens__token_hash=digest).only("index", "is_host", "game_id").first()
+def seat_for_token_hash(digest: str, seats=None) -> Seat | None:
+    """The seat the token hashed ``digest`` holds (from ``seats``, a Seat queryset, by default all):
+    the seat's own token, else a signed-in player's device token (``SeatToken``, made when they
+    opened the seat from My games on that device), asked only when the first missed. None: neither."""
+    seats = Seat.objects.all() if seats is None else seats
+    return seats.filter(token_hash=digest).first() or seats.filter(device_tokens__token_hash=digest).first()
 
 
 def seat_json(seat: Seat) -> dict[str, Any]:

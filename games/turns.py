@@ -87,24 +87,29 @@ def turns_track(*, game: Game, state: dict[str, Any] | None, now: datetime.datet
         transaction.on_commit(lambda: _committed(game_id, started, now, finished))
 
 
-def game_watch(*, game_id: int) -> None:
+def game_watch(*, game_id: int) -> bool:
     """From now on track ``game_id``'s turns (a signed-in player took a seat, or a clock was set):
-    marks it watched and brings its seats up to its state at once."""
+    marks it watched (if it was not) and brings its seats up to its state at once, which is also
+    the clock runner's repair of a game whose turns were never written. False: no such game."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.watched:
-            return
+        if game is None:
+            return False
         now = timezone.now()
-        # updated_at moves too: a process that remembers the game unwatched loses its next
-        # compare-and-set and reads it afresh (games/store.py).
-        Game.objects.filter(pk=game_id).update(watched=True, updated_at=now)
-        game.watched = True
+        newly = not game.watched
+        if newly:
+            # updated_at moves too: a process that remembers the game unwatched loses its next
+            # compare-and-set and reads it afresh (games/store.py).
+            Game.objects.filter(pk=game_id).update(watched=True, updated_at=now)
+            game.watched = True
         if game.status == Game.Status.ACTIVE:
             turns_track(game=game, state=game.state, now=now)
         code = game.code
-    from . import store
+    if newly:
+        from . import store
 
-    store.forget(code)  # what this process remembered says unwatched
+        store.forget(code)  # what this process remembered says unwatched
+    return True
 
 
 def _committed(game_id: int, started: list[tuple[int, int | None]], now: datetime.datetime, finished: bool) -> None:

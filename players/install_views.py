@@ -71,7 +71,7 @@ _version_memo: dict[tuple, str] = {}
 
 def _version(files: list[tuple[str, Path]]) -> str:
     """A hash of the files' names and contents (read again only when a file's size or time changed)."""
-    key = tuple((name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files)
+    key = tuple((name, stat.st_mtime_ns, stat.st_size) for name, path in files for stat in (path.stat(),))
     if key not in _version_memo:
         digest = hashlib.sha256()
         for name, path in files:

@@ -62,12 +62,6 @@ def turn_notice_send(*, game_id: int, seat: int, user_id: int, turn_started_at: 
     return notice
 
 
-def turn_notices_setting(*, user_id: int) -> str:
-    """The player's choice (a user without a profile has the default)."""
-    chosen = Profile.objects.filter(user_id=user_id).values_list("turn_notices", flat=True).first()
-    return chosen or Notices.PUSH_OR_EMAIL
-
-
 def _deliver(*, game_id: int, seat: int, user_id: int, turn_started_at: datetime.datetime) -> str:
     # The open page first: the usual case of a player at the table, told by junction.js itself,
     # then costs this one read.

@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 from games.engines.registry import get_engine
 from games.errors import NotFound
 from games.models import Game, Seat, SeatToken
-from games.selectors import seat_for_device_token
+from games.selectors import seat_for_token_hash
 from games.services import seat_user_link
 from games.tokens import hash_token, new_token, normalize_join_code
 
@@ -47,11 +47,7 @@ def seats_claim(*, user: Any, tokens: list[str]) -> SeatsClaimed:
         if not isinstance(token, str) or not token:
             result.unknown += 1
             continue
-        digest = hash_token(token)
-        seat = Seat.objects.filter(token_hash=digest).select_related("game").first()
-        if seat is None:
-            device = seat_for_device_token(digest)
-            seat = Seat.objects.select_related("game").get(pk=device.pk) if device is not None else None
+        seat = seat_for_token_hash(hash_token(token), Seat.objects.select_related("game"))
         if seat is None:
             result.unknown += 1
             continue

@@ -22,7 +22,7 @@ from games.replay import game_replay
 from games.selectors import game_get
 from tests.support.clock_runner import clock_runner
 
-from .factories import actor
+from .factories import actor, make_game
 
 
 @pytest.fixture
@@ -35,14 +35,7 @@ def sent(monkeypatch):
 
 def clocked_game(*, turn_seconds: int = 60, players: int = 2, start: bool = True):
     """A toy game with a clock and ``players`` people; (code, tokens by seat)."""
-    created = services.game_create(kind="toy", host_name="Ann", turn_seconds=turn_seconds)
-    tokens = {0: created.host_token}
-    for i in range(1, players):
-        seat, token, _ = services.seat_join(code=created.game.code, name=f"P{i}")
-        tokens[seat.index] = token
-    if start:
-        services.game_start(code=created.game.code, actor=actor(created.game.code, created.host_token))
-    return created.game.code, tokens
+    return make_game(players=players, start=start, host_name="Ann", turn_seconds=turn_seconds)
 
 
 def seat(code: str, index: int) -> Seat:

@@ -101,9 +101,13 @@ def game_changed(game_id: int, game=None, summary: bool = True):
     The write path passes the game it just saved (state and version current), which saves
     reloading it for a plain move (its ``seat_list`` came with it). A summary (seats or
     status changed) needs the whole game and its seats: it is read afresh."""
+    from django.db.models import F
+
     from .models import Game
 
     if game is None or summary:
+        if summary:  # after the change committed: the summary read below is at least this new
+            Game.objects.filter(pk=game_id).update(revision=F("revision") + 1)
         game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
         if game is None:
             return None

@@ -38,6 +38,10 @@ class Game(models.Model):
     # Turns are tracked (Seat.turn_started_at: clocks and turn notices) only in games that need it:
     # a clock, or a seat held by a signed-in player. Guest games pay nothing for them.
     watched = models.BooleanField(default=False, editable=False)
+    # Counts the game's summary broadcasts (games/broadcast.py): each one bumps it, then reads the
+    # seats and status. Pages keep the summary with the highest revision, so one read before a
+    # concurrent change (two phones joining at once) that arrives last does not undo it.
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -130,6 +130,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "title": engine.title,
         "status": game.status,
         "version": game.version,
+        "revision": game.revision,  # pages keep the summary with the highest (see Game.revision)
         "options": {k: v for k, v in game.options.items() if not isinstance(v, dict | list)},
         "seats": seats,
         "min_players": engine.min_players,

@@ -15,7 +15,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from . import broadcast, hooks, jsontext, store
@@ -849,7 +849,7 @@ def games_expire(*, ttl: float | None = None, now=None, batch: int = 500) -> int
             return expired
         after = ids[-1]
         with transaction.atomic():
-            count = stale.filter(pk__in=ids).update(status=Game.Status.ABANDONED, updated_at=now)
+            count = stale.filter(pk__in=ids).update(status=Game.Status.ABANDONED, updated_at=now, revision=F("revision") + 1)
             if count:
                 transaction.on_commit(_guarded(lambda ids=ids: _expired_broadcast(ids)))
         expired += count

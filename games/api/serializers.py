@@ -127,8 +127,11 @@ class GameSummarySerializer(serializers.Serializer):
     code = serializers.CharField()
     kind = serializers.CharField()
     title = serializers.CharField()
-    status = serializers.ChoiceField(choices=["lobby", "active", "finished", "abandoned"])
+    status = serializers.ChoiceField(choices=["lobby", "active", "paused", "finished", "abandoned"])
     version = serializers.IntegerField()
+    revision = serializers.IntegerField(
+        help_text="Grows with every change of seats or status: of two summaries, keep the one with the higher revision."
+    )
     options = serializers.DictField()
     seats = SeatSerializer(many=True)
     min_players = serializers.IntegerField()

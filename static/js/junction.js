@@ -122,6 +122,7 @@ const Junction = (() => {
     let socket = null, retry = 0, stopped = false, version = -1, timer = null;
     let current = "", everLive = false, synced = false, heard = 0, watchdog = null;
     let myTurn = null;  // turnAlert's memory: was it this seat's turn in the last payload
+    let revision = -1;  // the newest summary's (Game.revision): an older one that arrives later is stale
     const pending = new Map();
 
     function status(s) {
@@ -193,8 +194,11 @@ const Junction = (() => {
           }
         } else if (msg.type === "game") {
           // The installable companion (static/js/pwa.js) keeps the screen on while a game is open.
-          document.dispatchEvent(new CustomEvent("junction:game", { detail: msg.game }));
-          if (handlers.onGame) handlers.onGame(msg.game);
+          if (msg.game && msg.game.revision >= revision) {  // else read before a change another summary brought
+            revision = msg.game.revision;
+            document.dispatchEvent(new CustomEvent("junction:game", { detail: msg.game }));
+            if (handlers.onGame) handlers.onGame(msg.game);
+          }
         } else if (msg.type === "result" || msg.type === "error") {
           const waiter = msg.command_id && pending.get(msg.command_id);
           if (waiter) { pending.delete(msg.command_id); waiter(msg); }

@@ -61,6 +61,31 @@ def test_create_join_by_url_live_waiting_rooms_and_start(live_server_url, new_pa
     phones[0].screenshot(path=str(SHOTS / "play-phone.png"), full_page=True)
 
 
+def test_an_answer_read_before_a_later_join_does_not_undo_it(live_server_url, new_page):
+    """The host adds a bot; before its HTTP answer arrives a phone joins and the socket brings
+    the newer seat list. The late answer (read before the join) must not take the phone away."""
+    import httpx
+
+    host = new_page(width=1024, height=800)
+    code = create_game(host, live_server_url, kind="toy", name="Ann")
+    host.wait_for_selector("#conn[data-state=open]")
+    held = []
+    host.route("**/api/games/*/seats", lambda route: held.append((route, route.fetch())))
+    host.click("#add-bot")
+    host.wait_for_selector("#seat-list li[data-seat='1']")  # the socket's summary: the bot is seated
+    assert len(held) == 1
+    joined = httpx.post(f"{live_server_url}/api/games/{code}/seats", json={"name": "Bo"})
+    assert joined.status_code == 201, joined.text
+    host.wait_for_selector("#seat-list li[data-seat='2']")  # the socket's summary: Bo too
+    route, answer = held[0]
+    assert len(answer.json()["game"]["seats"]) == 2  # the add-bot answer: read before Bo joined
+    with host.expect_response("**/api/games/*/seats"):
+        route.fulfill(response=answer)
+    host.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # its handler has run
+    assert host.locator("#seat-list li").count() == 3
+    assert "Bo" in host.inner_text("#seat-list li[data-seat='2']")
+
+
 def test_create_form_sets_game_options_on_a_phone(live_server_url, new_page):
     """The options block follows the chosen kind, starts at the defaults, fits 360 px and
     the game is created with what the host picked (and the defaults for the rest)."""

@@ -1,11 +1,19 @@
-"""Broadcast ordering on the event loop."""
+"""Broadcast ordering: on the event loop, and of the summaries racing changes send."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
+import threading
 
-from games import broadcast
+import pytest
+from django.db import connection
+
+from games import broadcast, services
+from games.selectors import game_get, game_summary
+
+from .factories import make_game
 
 
 def test_the_layer_publish_resumes_after_the_writes_the_loop_has_due():
@@ -50,3 +58,44 @@ def test_send_called_on_an_event_loop_sends_from_that_loop():
         return received
 
     assert asyncio.run(scenario())["text"] == "hello"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_phones_joining_at_once_the_newest_summary_holds_every_seat(monkeypatch):
+    """Each join broadcasts the summary it reads after its commit, and those reads race the other
+    joins, so they are sent in any order. Pages keep the one with the highest revision
+    (static/js/junction.js): each with the highest must hold every seat."""
+    sent: list = []
+    lock = threading.Lock()
+
+    def capture(messages):
+        with lock:
+            sent.extend(messages)
+
+    monkeypatch.setattr(broadcast, "send", capture)
+    code, _ = make_game(players=1, start=False)
+    read_before = game_summary(game_get(code=code))
+    barrier = threading.Barrier(3)
+
+    def join(i: int) -> None:
+        try:
+            barrier.wait()
+            services.seat_join(code=code, name=f"Phone {i}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    summaries = [json.loads(m["summary"])["game"] for _, m in sent if m.get("summary")]
+    assert len(summaries) == 3
+    assert min(s["revision"] for s in summaries) > read_before["revision"]
+    newest = max(s["revision"] for s in summaries)
+    # Every summary a page may end on (those with the highest revision: all read after the last bump).
+    for summary in summaries:
+        if summary["revision"] == newest:
+            assert sorted(s["name"] for s in summary["seats"]) == ["Host", "Phone 0", "Phone 1", "Phone 2"]
+    # A later read (an HTTP answer, a reconnecting socket's snapshot) is as new as the newest broadcast.
+    assert game_summary(game_get(code=code))["revision"] == newest

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import broadcast, services
 from games.models import Game, Seat
-from games.selectors import open_games
+from games.selectors import game_get, game_summary, open_games
 
 from .factories import make_game
 
@@ -52,6 +52,7 @@ def test_old_unstarted_lobby_games_become_abandoned_and_nothing_else(settings, s
     young = lobby_game(age=23 * HOUR)
     joined_lately = lobby_game(age=30 * HOUR, seat_age=HOUR)
     started, _ = make_game(players=2)
+    revision_before = game_summary(game_get(code=old))["revision"]
     Game.objects.filter(code=started).update(created_at=timezone.now() - timedelta(days=3), updated_at=timezone.now() - timedelta(days=3))
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -66,6 +67,8 @@ def test_old_unstarted_lobby_games_become_abandoned_and_nothing_else(settings, s
     assert len(lobby) == 1 and json.loads(lobby[0]["text"]) == {"type": "lobby-changed"}
     rooms = [m for group, m in sent if group == broadcast.game_group(Game.objects.get(code=old).pk)]
     assert len(rooms) == 1 and json.loads(rooms[0]["summary"])["game"]["status"] == "abandoned"
+    # Newer than any summary read before it expired: pages keep it over one of those arriving late.
+    assert json.loads(rooms[0]["summary"])["game"]["revision"] > revision_before
 
     with django_capture_on_commit_callbacks(execute=True):
         assert services.games_expire() == 0  # nothing left to expire: nothing sent

@@ -178,17 +178,18 @@ def seat_user_link(*, seat: Seat, user: Any) -> bool:
     return linked
 
 
-def seat_device_tokens_revoke(*, seat: Seat) -> None:
-    """``seat`` went to another device or person: the device tokens its signed-in player made
-    (My games' "Open", ``SeatToken``) stop working. Runs in the caller's transaction; after
-    commit the sockets holding them are told and closed, as a rejoin code's old token is."""
-    hashes = list(SeatToken.objects.filter(seat_id=seat.pk).values_list("token_hash", flat=True))
-    if not hashes:
+def seat_device_tokens_revoke(*, seat: Seat | None = None, user: Any = None) -> None:
+    """The device tokens a signed-in player made (My games' "Open", ``SeatToken``) stop working:
+    those of ``seat``, which went to another device or person, or every one of ``user``'s, who
+    deleted their account. Runs in the caller's transaction; after commit the sockets holding
+    them are told and closed, as a rejoin code's old token is."""
+    tokens = SeatToken.objects.filter(seat_id=seat.pk) if seat is not None else SeatToken.objects.filter(Q(user=user) | Q(seat__user=user))
+    rows = list(tokens.values_list("pk", "token_hash", "seat__game_id", "seat__index"))
+    if not rows:
         return
-    SeatToken.objects.filter(seat_id=seat.pk, token_hash__in=hashes).delete()
-    game_id, index = seat.game_id, seat.index
-    for digest in hashes:
-        transaction.on_commit(_guarded(lambda digest=digest: _token_revoked_send(game_id, token_hash=digest, seat=index)))
+    SeatToken.objects.filter(pk__in=[pk for pk, *_ in rows]).delete()
+    for _, digest, game_id, index in rows:
+        transaction.on_commit(_guarded(lambda digest=digest, game_id=game_id, index=index: _token_revoked_send(game_id, token_hash=digest, seat=index)))
 
 
 def seat_add_bot(*, code: str, actor: Actor, bot: str, name: str | None = None) -> Seat:

@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from games.engines.base import RulesError
 from games.engines.registry import get_engine
-from games.models import Action, Game, Seat, SeatToken
+from games.models import Action, Game, Seat
 from games.selectors import action_json
+from games.services import seat_device_tokens_revoke
 
 from .models import Profile, PushSubscription, Rating, RatingChange
 from .ratings import rating_displayed
@@ -70,8 +71,7 @@ def account_export(*, user) -> dict[str, Any]:
 def account_delete(*, user) -> None:
     """Delete ``user``'s account; their seats become guests' seats and every game's log stays whole."""
     with transaction.atomic():
-        SeatToken.objects.filter(user=user).delete()
-        SeatToken.objects.filter(seat__user=user).delete()
+        seat_device_tokens_revoke(user=user)  # the devices it opened seats on: their sockets are told and closed
         PushSubscription.objects.filter(user=user).delete()
         RatingChange.objects.filter(user=user).delete()
         Rating.objects.filter(user=user).delete()

@@ -14,7 +14,7 @@ from django.core import mail
 from rest_framework.test import APIClient
 
 from games import services
-from games.errors import Unauthorized
+from games.errors import NotFound, Unauthorized
 from games.models import Game, Seat, SeatToken
 from games.selectors import actor_for_token, game_get, token_current
 from games.tokens import hash_token
@@ -145,6 +145,22 @@ def test_a_seat_handed_to_another_device_loses_its_device_tokens(django_capture_
     taken = signed_in(ada).post(f"/api/games/{code}/rejoin", {"code": issued.code}, format="json")
     assert taken.status_code == 200, taken.content
     assert Seat.objects.get(pk=seat.pk).user == ada
+
+
+def test_a_device_token_asked_for_as_the_seat_is_handed_on_is_refused():
+    """My games read the seat (Ada's) just before a rejoin handed it to a guest's device: the token
+    is not issued on that stale read, so no device of Ada's keeps a seat that is not hers."""
+    code, _ = make_game(players=2)
+    ada = make_user()
+    seat = Seat.objects.get(game__code=code, index=1)
+    services.seat_user_link(seat=seat, user=ada)
+    read_before = Seat.objects.get(pk=seat.pk)  # what the "Open" request read
+    issued = services.rejoin_code_create(game_id=seat.game_id, seat=1, by="host")
+    services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
+    with pytest.raises(NotFound) as refused:
+        seats.seat_token_issue(user=ada, seat=read_before)
+    assert refused.value.code == "seat-not-yours"
+    assert not SeatToken.objects.exists()
 
 
 def test_device_tokens_per_seat_are_capped():

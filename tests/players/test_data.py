@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
+from games import broadcast, services
 from games.models import Action, Game, Seat, SeatToken
 from games.replay import game_replay
 from players.models import Profile, PushSubscription, Rating, RatingChange
@@ -57,7 +57,7 @@ def test_the_account_pages_need_signing_in(client):
     assert client.post("/me/account/delete", {"confirm": "x"}).status_code == 302
 
 
-def test_delete_my_account_keeps_the_games_and_makes_my_seats_guests():
+def test_delete_my_account_keeps_the_games_and_makes_my_seats_guests(monkeypatch, django_capture_on_commit_callbacks):
     ann, bob = user("ann"), user("bob")
     game = rated_game(ann, bob)
     code, tokens = table({0: ann, 1: bob}, target=20)  # still being played
@@ -77,7 +77,10 @@ def test_delete_my_account_keeps_the_games_and_makes_my_seats_guests():
     assert wrong.status_code == 400 and b"account-delete-error" in wrong.content
     assert get_user_model().objects.filter(pk=ann.pk).exists()
 
-    done = browser.post("/me/account/delete", {"confirm": "ann", "csrfmiddlewaretoken": csrf})
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send", sent.extend)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = browser.post("/me/account/delete", {"confirm": "ann", "csrfmiddlewaretoken": csrf})
     assert done.status_code == 302 and done["Location"] == "/me/account/deleted"
     assert not get_user_model().objects.filter(username="ann").exists()
     assert browser.get("/me/account").status_code == 302  # signed out
@@ -89,6 +92,8 @@ def test_delete_my_account_keeps_the_games_and_makes_my_seats_guests():
         assert list(Action.objects.filter(game=g).order_by("sequence").values_list("sequence", "seat", "command", "events")) == logs[g.pk]
     assert game_replay(game=Game.objects.get(pk=game.pk)) == Game.objects.get(pk=game.pk).state
     assert not SeatToken.objects.exists() and not PushSubscription.objects.exists()
+    # The sockets a device token opened on ann's seat are told it is gone, and close (as after a rejoin).
+    assert (broadcast.game_group(live.pk), {"type": "seat.moved", "token_hash": "a" * 64, "seat": 0}) in sent
     assert list(Rating.objects.values_list("user__username", flat=True)) == ["bob"]
     assert list(RatingChange.objects.values_list("user__username", flat=True)) == ["bob"]
     # The device that held ann's seat plays it on, as a guest.

@@ -106,7 +106,9 @@ def game_changed(game_id: int, game=None, summary: bool = True):
     from .models import Game
 
     if game is None or summary:
-        if summary:  # after the change committed: the summary read below is at least this new
+        if summary and game is None:
+            # After a change that kept the version (seats, status): the summary read below is at
+            # least this new. A saved move (``game``) moved the version, which orders its summary.
             Game.objects.filter(pk=game_id).update(revision=F("revision") + 1)
         game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()
         if game is None:

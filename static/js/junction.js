@@ -116,13 +116,20 @@ const Junction = (() => {
     return mine;
   }
 
+  /* Whether the game summary `a` was read before `b` (null: none yet). A change of seats or status
+   * bumps the game's revision before its summary is read, a move its version (Game.revision), so of
+   * two summaries the newer has neither lower: keep it when an older one arrives late. */
+  function summaryOlder(a, b) {
+    return !!b && a !== b && (a.revision < b.revision || a.version < b.version);
+  }
+
   function connectGame(code, token, handlers) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const url = proto + "//" + location.host + "/ws/games/" + encodeURIComponent(code) + "/" + (token ? "?token=" + encodeURIComponent(token) : "");
     let socket = null, retry = 0, stopped = false, version = -1, timer = null;
     let current = "", everLive = false, synced = false, heard = 0, watchdog = null;
     let myTurn = null;  // turnAlert's memory: was it this seat's turn in the last payload
-    let revision = -1;  // the newest summary's (Game.revision): an older one that arrives later is stale
+    let newest = null;  // the newest summary: an older one that arrives later is stale (Junction.summaryOlder)
     const pending = new Map();
 
     function status(s) {
@@ -194,8 +201,8 @@ const Junction = (() => {
           }
         } else if (msg.type === "game") {
           // The installable companion (static/js/pwa.js) keeps the screen on while a game is open.
-          if (msg.game && msg.game.revision >= revision) {  // else read before a change another summary brought
-            revision = msg.game.revision;
+          if (msg.game && !summaryOlder(msg.game, newest)) {  // else read before a change another summary brought
+            newest = msg.game;
             document.dispatchEvent(new CustomEvent("junction:game", { detail: msg.game }));
             if (handlers.onGame) handlers.onGame(msg.game);
           }
@@ -545,6 +552,6 @@ const Junction = (() => {
     };
   }
 
-  return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, el, readJson, showError, newCommandId,
+  return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, summaryOlder, el, readJson, showError, newCommandId,
            text, number, plural, pluralWord, announce, liveBadge, MISSING, turnAlert };
 })();

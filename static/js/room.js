@@ -12,7 +12,7 @@
 
   function renderGame(game) {
     // An HTTP answer read before a change whose summary the socket already brought: keep the newer.
-    if (game !== summary && game.revision < summary.revision) return;
+    if (Junction.summaryOlder(game, summary)) return;
     summary = game;
     $("seat-count").textContent = game.seats.length + "/" + game.max_players;
     $("seat-list").replaceChildren(...game.seats.map((s) =>

@@ -73,6 +73,10 @@ def test_an_answer_read_before_a_later_join_does_not_undo_it(live_server_url, ne
     host.route("**/api/games/*/seats", lambda route: held.append((route, route.fetch())))
     host.click("#add-bot")
     host.wait_for_selector("#seat-list li[data-seat='1']")  # the socket's summary: the bot is seated
+    for _ in range(100):  # the route handler's fetch returns in its own time
+        if held:
+            break
+        host.wait_for_timeout(50)
     assert len(held) == 1
     joined = httpx.post(f"{live_server_url}/api/games/{code}/seats", json={"name": "Bo"})
     assert joined.status_code == 201, joined.text

@@ -13,6 +13,7 @@ from django.db import connection
 from games import broadcast, services
 from games.selectors import game_get, game_summary
 
+from .factories import actor as services_actor
 from .factories import make_game
 
 
@@ -99,3 +100,27 @@ def test_phones_joining_at_once_the_newest_summary_holds_every_seat(monkeypatch)
             assert sorted(s["name"] for s in summary["seats"]) == ["Host", "Phone 0", "Phone 1", "Phone 2"]
     # A later read (an HTTP answer, a reconnecting socket's snapshot) is as new as the newest broadcast.
     assert game_summary(game_get(code=code))["revision"] == newest
+
+
+@pytest.mark.django_db
+def test_a_move_orders_its_summary_by_version_without_a_write_of_its_own(monkeypatch, django_capture_on_commit_callbacks):
+    """A clocked game sends its summary with every move (the countdown): the move's version orders
+    it, so the move path writes no revision; a change of seats (here logged, so a version too) bumps it."""
+    from games.engines.registry import get_engine
+
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send", sent.extend)
+    code, tokens = make_game(players=2, options={"target": 100}, turn_seconds=3600)
+    revision = game_get(code=code).revision
+    engine = get_engine("toy")
+    for _ in range(2):
+        game = game_get(code=code)
+        seat = engine.active_seats(game.state)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_command(code=code, actor=services_actor(code, tokens[seat]), command={"cmd": "add", "n": 1})
+    summaries = [json.loads(m["summary"])["game"] for _, m in sent if m.get("summary")]
+    assert [(s["version"], s["revision"]) for s in summaries] == [(2, revision), (3, revision)]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_rename(game_id=game_get(code=code).pk, seat=1, name="Bea", by="host")
+    renamed = json.loads([m for _, m in sent if m.get("summary")][-1]["summary"])["game"]
+    assert (renamed["version"], renamed["revision"]) == (4, revision + 1) and renamed["seats"][1]["name"] == "Bea"

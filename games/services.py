@@ -21,6 +21,7 @@ from django.utils import timezone
 from . import broadcast, hooks, jsontext, store
 from .engines.base import RulesError
 from .engines.registry import get_engine
+from .engines.specs import PLATFORM
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, RejoinCode, Seat, SeatToken
 from .names import name_clean
@@ -40,7 +41,7 @@ log = logging.getLogger(__name__)
 
 PALETTE = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
 MAX_CAS_RETRIES = 5
-PLATFORM_COMMANDS = {"get-state", "start"}
+PLATFORM_COMMANDS = {spec.name for spec in PLATFORM}
 
 
 @dataclass
@@ -266,6 +267,11 @@ def game_command(
     cmd = command.get("cmd")
     if cmd == "start":
         return game_start(code=code, actor=actor)
+    if cmd == "seat-return":  # the one command a person may send while a bot plays their seat
+        returned = seat_return(code=code, actor=actor)
+        if returned is None:  # it was not away: nothing changed
+            return CommandResult(version=game_get(code=code).version, events=[], cmd=cmd)
+        return CommandResult(version=returned.version, events=returned.events, cmd=cmd)
     game = _game_for_command(code=code, command_id=command_id)
     try:
         return _command_on(
@@ -358,7 +364,8 @@ def _command_move(
         # A bot plays this seat (its player's time ran out, or the host or a game master handed it
         # over): its player's device takes it back first, so the two never race for its moves.
         raise Conflict("seat-played-by-bot", "A bot is playing this seat; take it back first "
-                       "(Take my seat back, POST /api/games/{code}/seats/me/return).", version=game.version)
+                       '(Take my seat back: {"cmd": "seat-return"}, or POST /api/games/{code}/seats/me/return).',
+                       version=game.version)
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"game-{game.status}", f"This game is {game.status}; no commands are accepted.", version=game.version)
     try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engines.specs import GET_STATE, START, Field, Int, Text, object_schema
+from games.engines.specs import PLATFORM, Field, Int, Text, object_schema
 
 CREATED_GAME = ("/api/games", "post", "201")
 NULL = {"type": "object", "nullable": True, "enum": [None], "description": "null"}
@@ -101,8 +101,8 @@ def add_kind_schemas(result, generator, request, public):
     meta = command_meta_fields()
 
     # platform commands every kind takes, and undo where the kind has it
-    platform = {spec.name: spec for spec in (GET_STATE, START)}
-    for spec in (GET_STATE, START):
+    platform = {spec.name: spec for spec in PLATFORM}
+    for spec in platform.values():
         schemas[camel(spec.name) + "Command"] = spec.schema(meta)
 
     create_generic = schemas.get("GameCreateRequest", {})

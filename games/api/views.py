@@ -76,7 +76,7 @@ class KindsView(APIView):
         responses={200: s.KindSerializer(many=True)},
         summary="Game kinds: player counts, options, bots and every command with its help",
         description="Each kind's `commands` are what POST /api/games/{code}/commands takes for a game of that kind "
-        "(besides `get-state` and `start`, which every kind takes): each argument with its JSON Schema.",
+        "(besides `get-state`, `start` and `seat-return`, which every kind takes): each argument with its JSON Schema.",
     )
     def get(self, request):
         return Response([engine.describe() for engine in all_engines()])

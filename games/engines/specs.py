@@ -377,8 +377,14 @@ def command_check(table: Mapping[str, CommandSpec], command: Any) -> CommandSpec
 
 # -- the platform's own commands (games/services.py, games/undo.py) ---------------------
 
-GET_STATE = CommandSpec("get-state", "Your view of the game, as GET …/state answers it (HTTP only).")
+GET_STATE = CommandSpec("get-state", "Your view of the game, as GET …/state answers it.")
 START = CommandSpec("start", "Start the game (the host; as POST …/start).")
+SEAT_RETURN = CommandSpec(
+    "seat-return",
+    "Take your seat back from the bot that played it while you were away (as POST …/seats/me/return); "
+    "no events when it was not away.",
+)
+PLATFORM = (GET_STATE, START, SEAT_RETURN)  # every kind takes these (games/services.py)
 UNDO = CommandSpec(
     "undo",
     "Take back the last command of the current turn (its author or the host; never across the turn start).",

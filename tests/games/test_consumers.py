@@ -172,3 +172,32 @@ async def test_a_command_id_reused_for_another_command_is_refused_over_the_socke
     assert (again["version"], again["events"]) == (first["version"], first["events"])
     for comm in (seat0, seat1):
         await comm.disconnect()
+
+
+async def test_a_player_takes_their_seat_back_from_the_bot_over_the_socket():
+    """A seat a bot plays while its player is away: the player's socket is refused a move
+    (seat-played-by-bot) and takes the seat back with {"cmd": "seat-return"}, as POST …/seats/me/return."""
+    from games.models import Seat
+    from games.selectors import game_get
+
+    code, tokens = await database_sync_to_async(make_game)(players=2, options={"target": 100})
+    # The host hands Ann's seat (0, on turn) to a bot; bots move only when scheduled, which this test leaves out.
+    game = await database_sync_to_async(game_get)(code=code)
+    await database_sync_to_async(Seat.objects.filter(game=game, index=0).update)(is_bot=True, bot="random", away=True)
+    ann, _ = await connected(code, tokens[0])
+    await ann.send_to(text_data=json.dumps({"cmd": "add", "n": 1}))
+    refused = await receive_type(ann, "error")
+    assert refused["error"]["code"] == "seat-played-by-bot" and "seat-return" in refused["error"]["message"]
+
+    await ann.send_to(text_data=json.dumps({"cmd": "seat-return", "command_id": "back-1"}))
+    back = await receive_type(ann, "result")
+    assert back["response"] == "seat-return-response" and back["command_id"] == "back-1"
+    assert [e["type"] for e in back["events"]] == ["seat-returned"] and back["version"] == 2
+    seat = await database_sync_to_async(Seat.objects.get)(game=game, index=0)
+    assert (seat.is_bot, seat.away) == (False, False)
+    await ann.send_to(text_data=json.dumps({"cmd": "seat-return"}))  # not away now: nothing changes
+    again = await receive_type(ann, "result")
+    assert (again["events"], again["version"]) == ([], 2)
+    await ann.send_to(text_data=json.dumps({"cmd": "add", "n": 1}))
+    assert (await receive_type(ann, "result"))["version"] == 3
+    await ann.disconnect()

@@ -12,7 +12,7 @@ from openapi_spec_validator import validate
 
 from games.api.schema import camel
 from games.engines.registry import all_engines
-from games.engines.specs import GET_STATE, START
+from games.engines.specs import PLATFORM
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def test_every_kind_has_its_options_commands_and_state(schema):
         union = components[f"{name}Command"]
         assert f"{name}Command" in unions
         assert union["discriminator"]["propertyName"] == "cmd"
-        assert sorted(union["discriminator"]["mapping"]) == sorted({s.name for s in engine.command_specs()} | {GET_STATE.name, START.name})
+        assert sorted(union["discriminator"]["mapping"]) == sorted({s.name for s in engine.command_specs()} | {spec.name for spec in PLATFORM})
         for spec in engine.command_specs():
             body = components[f"{name}{camel(spec.name)}Command"]
             assert body["description"] == spec.help and body["additionalProperties"] is False

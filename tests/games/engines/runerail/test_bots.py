@@ -30,9 +30,9 @@ def some_demand():
     """A demand card, one of its demands whose load has a source other than its city, and that source."""
     for card_id, card in sorted(data.demand_cards().items()):
         for i, d in enumerate(card["demands"]):
-            sources = [c for c in bots._sources()[d["load"]] if c != d["city"]]
-            if sources and bots._pair("goldmeadow", d["city"])[0] < bots.INF \
-                    and bots._pair("goldmeadow", sources[0])[0] < bots.INF:  # on the mainland
+            sources = [c for c in bots.board().sources[d["load"]] if c != d["city"]]
+            if sources and bots.board().pair("goldmeadow", d["city"])[0] < bots.INF \
+                    and bots.board().pair("goldmeadow", sources[0])[0] < bots.INF:  # on the mainland
                 return card_id, i, d, sources[0]
     raise LookupError
 

@@ -4,7 +4,7 @@
  *   A browser driven by tests (navigator.webdriver) registers it only when localStorage
  *   "junction.sw" is "on": the other browser tests stay about their page alone, and their many
  *   fresh browser contexts do not each download the shell (tests/e2e/test_browser_install.py
- *   turns it on). Signing out forgets the pages the worker kept.
+ *   turns it on). The pages the worker kept are forgotten when who is signed in changes.
  * - keeps the screen on while a game is open (Screen Wake Lock, where the browser has it): from
  *   the game's summary (the "junction:game" event junction.js's connectGame sends for every
  *   summary) until the game is over; the lock the browser drops when the page is hidden is taken
@@ -26,14 +26,25 @@ const JunctionPWA = (() => {
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
 
-  // Signing out forgets the kept pages (their top bar names the person who was signed in).
+  // The kept pages' top bar names who was signed in: they are forgotten when that changes (signing
+  // in, out, or deleting the account), at the form's submit and again on the first page after it.
+  function forgetPages() {
+    if (!window.caches) return Promise.resolve();
+    return caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith("junction-pages-")).map((n) => caches.delete(n))))
+      .catch(() => {});
+  }
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !/\/logout\/?$/.test(new URL(form.action, location.href).pathname)) return;
-    if (!window.caches) return;
-    caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith("junction-pages-")).map((n) => caches.delete(n))))
-      .catch(() => {});
+    if (form instanceof HTMLFormElement && /\/(logout|me\/account\/delete)\/?$/.test(new URL(form.action, location.href).pathname)) forgetPages();
   });
+  const nav = document.querySelector(".account-nav[data-account]");
+  if (nav) {
+    try {
+      const before = localStorage.getItem("junction.account");
+      if (before !== null && before !== nav.dataset.account) forgetPages();
+      localStorage.setItem("junction.account", nav.dataset.account);
+    } catch (e) { /* no storage: the submit above is all */ }
+  }
 
   // ---- Screen Wake Lock --------------------------------------------------------------------
   const OPEN = new Set(["lobby", "active", "paused"]);  // a game at the table; finished or abandoned: over

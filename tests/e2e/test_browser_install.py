@@ -7,6 +7,8 @@ The screen is kept on while the game is open."""
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -25,6 +27,29 @@ KEPT = """async (url) => {
   }
   return false;
 }"""
+
+# The text of the kept copy of a page (null: none kept).
+KEPT_TEXT = """async (url) => {
+  for (const name of await caches.keys()) {
+    const kept = name.startsWith("junction-pages-") && await (await caches.open(name)).match(url);
+    if (kept) return await kept.text();
+  }
+  return null;
+}"""
+
+
+def eventually(page, script: str, arg, check, timeout: float = 10) -> None:
+    """Until ``check`` holds for what the async ``script`` gives (page.wait_for_function does not wait
+    for a promise: a pending one counts as true)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(script, arg)
+        if check(value):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still {value!r:.200}")
+        page.wait_for_timeout(100)
+
 
 ICON_LOADS = """async (src) => {
   const img = new Image();
@@ -120,7 +145,7 @@ def test_the_table_opens_offline_from_the_cache_and_recovers(server_url, phone):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.reload()
     page.wait_for_selector("#conn[data-state=open]")
-    page.wait_for_function(KEPT, arg=table_url)
+    eventually(page, KEPT, table_url, bool)
 
     context.set_offline(True)
     page.reload()  # no network: the kept table screen, not a browser error
@@ -143,4 +168,32 @@ def test_the_table_opens_offline_from_the_cache_and_recovers(server_url, phone):
     # The game is over: the screen may sleep again.
     page.evaluate("document.dispatchEvent(new CustomEvent('junction:game', {detail: {status: 'finished'}}))")
     page.wait_for_selector("body[data-wake-lock=released]")
+    assert phone.violations == []
+
+
+def test_the_kept_pages_forget_a_player_who_deletes_their_account(server_url, phone):
+    """The kept home page's top bar names the signed-in player: once the account is deleted, no kept
+    page names them (offline, a phone must not show a deleted player as signed in)."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("kit", "kit@example.org", "tracks-and-ties-42")
+    page = phone()
+    page.goto(f"{server_url}/accounts/login/")
+    page.fill("#id_login", "kit")
+    page.fill("#id_password", "tracks-and-ties-42")
+    page.click("#login-submit")
+    page.wait_for_url("**/me/games")
+    page.goto(f"{server_url}/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.reload()
+    eventually(page, KEPT_TEXT, f"{server_url}/", lambda text: "nav-my-games" in (text or ""))
+
+    page.goto(f"{server_url}/me/account")
+    page.fill("#account-delete-confirm", "kit")
+    page.click("#account-delete-submit")
+    page.wait_for_url("**/me/account/deleted")
+    eventually(page, KEPT_TEXT, f"{server_url}/", lambda text: "nav-my-games" not in (text or ""))
+    page.goto(f"{server_url}/")  # kept again, as a guest's
+    eventually(page, KEPT_TEXT, f"{server_url}/", lambda text: "nav-sign-in" in (text or ""))
+    assert "nav-my-games" not in page.evaluate(KEPT_TEXT, f"{server_url}/")
     assert phone.violations == []

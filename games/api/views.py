@@ -265,7 +265,8 @@ class SeatReturnView(APIView):
             "When a clock ran out (or the host handed your seat to a bot), a bot plays your seat and the seat is "
             "`away`. This gives it back to you: logged as `seat-returned`; on your turn your clock starts afresh. "
             "`result` is null when the seat was not away. 401 without a token, 403 for the host's token "
-            "without a seat, 409 when the game is over."
+            "without a seat, 409 when the game is over. The command `{\"cmd\": \"seat-return\"}` does the same "
+            "over the WebSocket, `POST /api` or `…/commands`."
         ),
     )
     def post(self, request, code):

@@ -184,6 +184,8 @@ def seat_device_tokens_revoke(*, seat: Seat | None = None, user: Any = None) -> 
     those of ``seat``, which went to another device or person, or every one of ``user``'s, who
     deleted their account. Runs in the caller's transaction; after commit the sockets holding
     them are told and closed, as a rejoin code's old token is."""
+    if (seat is None) == (user is None):
+        raise TypeError("seat_device_tokens_revoke takes a seat or a user")
     tokens = SeatToken.objects.filter(seat_id=seat.pk) if seat is not None else SeatToken.objects.filter(Q(user=user) | Q(seat__user=user))
     rows = list(tokens.values_list("pk", "token_hash", "seat__game_id", "seat__index"))
     if not rows:

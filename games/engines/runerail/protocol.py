@@ -167,9 +167,9 @@ def _area_effect(state: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any
 
 def _barred(state: dict[str, Any], effect: dict[str, Any]) -> list[int]:
     """The players a no-build event bars (its ``players``: all, the drawer, the others), as the rules read it."""
-    from .rules import _seats_named
+    from .rules import seats_named
 
-    return _seats_named(state, effect["params"].get("players", "all"), effect["drawn_by"])
+    return seats_named(state, effect["params"].get("players", "all"), effect["drawn_by"])
 
 
 @functools.cache
@@ -299,7 +299,7 @@ def private(engine: Runerail, state: dict[str, Any], seat: int | None) -> dict[s
     hire = state["hire"] if state["hire"] is not None and state["hire"]["seat"] == seat else None
     offer = state.get("ship_offer")
     offer = offer if offer and offer["seat"] == seat else None
-    pending = engine._pending_view(state, seat)
+    pending = engine.pending_view(state, seat)
     return {
         "player_id": seat,
         "demand_cards": [deck_card(c) for c in player["hand"]],

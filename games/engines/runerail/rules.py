@@ -83,7 +83,7 @@ def _ability(state: State, seat: int) -> dict[str, Any]:
     return data.foremen()[foreman]["ability"] if foreman else {}
 
 
-def _seats_named(state: State, players: str, drawer: int, area: data.Area | None = None) -> list[int]:
+def seats_named(state: State, players: str, drawer: int, area: data.Area | None = None) -> list[int]:
     """The seats an event's ``players`` names: all, the drawer, the others, or those with a train in its area."""
     seats = [p["seat"] for p in state["players"]]
     if players == "drawer":
@@ -163,7 +163,7 @@ class RunerailHooks(RailHooks):
         self.state = state
         self.effects = [e for e in state["effects"] if e["status"] == "active"]
         # Areas in force: no building (with the seats barred), halted trains.
-        self.no_build = [(data.event_area(e["card"]), set(_seats_named(state, e["params"].get("players", "all"),
+        self.no_build = [(data.event_area(e["card"]), set(seats_named(state, e["params"].get("players", "all"),
                                                                      e["drawn_by"])))
                          for e in self.effects if e["kind"] == "no-build"]
         self.halted = [data.event_area(e["card"]) for e in self.effects if e["kind"] == "halt"]
@@ -900,7 +900,7 @@ class Runerail(Engine):
             events.append({"type": "war-tax", "paid": paid})
         elif kind == "lose-turn":
             area = data.event_area(card)
-            hit = _seats_named(state, spec["params"].get("players", "in-area"), seat, area)
+            hit = seats_named(state, spec["params"].get("players", "in-area"), seat, area)
             for s in hit:
                 state["players"][s]["lost_turns"] = state["players"][s].get("lost_turns", 0) + 1
             events.append({"type": "turns-lost", "card": card, "seats": hit})
@@ -1318,7 +1318,7 @@ class Runerail(Engine):
         return out
 
     @staticmethod
-    def _pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
+    def pending_view(state: State, seat: int | None) -> dict[str, Any] | None:
         """The decision waited for: who is asked (in order), and what is asked of ``seat`` if anything."""
         pending = state.get("pending")
         if not pending:
@@ -1472,7 +1472,7 @@ class Runerail(Engine):
             "track": dict(state["rail"]["track"]),
             "links": links,
             "effects": [self._effect_view(e) for e in state["effects"]],
-            "pending": self._pending_view(state, seat),
+            "pending": self.pending_view(state, seat),
             "ship_offer": None if not state.get("ship_offer") else {
                 "seat": state["ship_offer"]["seat"], "count": len(state["ship_offer"]["ships"]),
                 "ships": list(state["ship_offer"]["ships"]) if seat == state["ship_offer"]["seat"] else None},

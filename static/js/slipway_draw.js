@@ -207,18 +207,6 @@ window.SlipwayDraw = (() => {
       default: return effect.type;
     }
   }
-  /* An employee tile 120×44 with its family's colour band, name, effect and cost. */
-  function employeeTile(e, kindNames) {
-    const words = e.name + " (" + e.family + ", cost " + e.cost + "): " + effectWords(e.effect, kindNames);
-    const s = svg(120, 44, words, "sw-employee");
-    s.append(node("rect", { x: 0.5, y: 0.5, width: 119, height: 43, rx: 4, fill: "#fffdf7", stroke: "#6b5b45" }));
-    s.append(node("rect", { x: 0.5, y: 0.5, width: 8, height: 43, rx: 2, fill: FAMILY_COLORS[e.family] || "#999" }));
-    s.append(text(14, 12, e.name, { "text-anchor": "start", "font-size": 8.5, "font-weight": 700 }));
-    const effect = effectWords(e.effect, kindNames);
-    s.append(text(14, 29, effect, { "text-anchor": "start", "font-size": 6.5, textLength: effect.length > 26 ? 100 : null, lengthAdjust: "spacingAndGlyphs" }));
-    s.append(text(112, 12, "¤" + e.cost, { "font-size": 7, class: "sw-t sw-cost" }));
-    return s;
-  }
   /* A commodity tile 90×44: a crate per good in the good's colour with its initial (its name and trades
    * in a <title>), its cost. */
   function commodityTile(g, kindNames, kindTrades) {
@@ -350,6 +338,6 @@ window.SlipwayDraw = (() => {
     return s;
   }
 
-  return { svg, node, shipTile, shipWords, emptySlot, canalTile, canalWords, rotated, employeeTile, effectWords, commodityTile, contract, measureWords,
+  return { svg, node, shipTile, shipWords, emptySlot, canalTile, canalWords, rotated, effectWords, commodityTile, contract, measureWords,
            itemWheel, employeeWheel, priceRing, actionTile, itemMark, symbol, legendSymbol, SYMBOL_WORDS, FEATURE_WORDS, FEATURE, FAMILY_COLORS, GOOD_COLORS, ITEM_MARK };
 })();

@@ -205,7 +205,10 @@
     const xs = tiles.map((t) => t.x).concat(extra.map((c) => c.x)), ys = tiles.map((t) => t.y).concat(extra.map((c) => c.y));
     if (!xs.length) return el("p", { class: "muted" }, "No canal tiles.");
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-    const grid = el("div", { class: "sw-grid", style: "grid-template-columns: repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))", role: "group", "aria-label": o.label || text(player.name) + "'s canals" });
+    // A wide grid scrolls on a phone: without a candidate button inside, the grid itself takes the focus
+    // so a keyboard can scroll it.
+    const grid = el("div", { class: "sw-grid", style: "grid-template-columns: repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))", role: "group", "aria-label": o.label || text(player.name) + "'s canals",
+      tabindex: extra.length ? null : "0" });
     const token = o.token !== undefined ? o.token : player.canal.token;
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
       const t = cells.get(x + "," + y);

@@ -72,7 +72,7 @@ def seat_token_issue(*, user: Any, seat: Seat) -> str:
     with transaction.atomic():
         # Checked on the seat's row, locked: a hand-over to another device (a rejoin) that commits
         # first wins, and one that commits after this deletes the new token with the others.
-        if seat.user_id != user.pk or not Seat.objects.select_for_update().filter(pk=seat.pk, user_id=user.pk).exists():
+        if not Seat.objects.select_for_update().filter(pk=seat.pk, user_id=user.pk).exists():
             raise NotFound("seat-not-yours", "This seat is not held by your account.")
         SeatToken.objects.create(seat=seat, token_hash=hash_token(token), user=user)
         keep = SeatToken.objects.filter(seat=seat).order_by("-created_at", "-pk").values_list("pk", flat=True)[:DEVICE_TOKENS_PER_SEAT]

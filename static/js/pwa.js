@@ -26,24 +26,20 @@ const JunctionPWA = (() => {
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
 
-  // The kept pages' top bar names who was signed in: they are forgotten when that changes (signing
-  // in, out, or deleting the account), at the form's submit and again on the first page after it.
+  // The kept pages' top bar names who was signed in: they are forgotten on the first page whose top
+  // bar names someone else (after signing in, out, or deleting the account).
   function forgetPages() {
-    if (!window.caches) return Promise.resolve();
-    return caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith("junction-pages-")).map((n) => caches.delete(n))))
+    if (!window.caches) return;
+    caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith("junction-pages-")).map((n) => caches.delete(n))))
       .catch(() => {});
   }
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (form instanceof HTMLFormElement && /\/(logout|me\/account\/delete)\/?$/.test(new URL(form.action, location.href).pathname)) forgetPages();
-  });
   const nav = document.querySelector(".account-nav[data-account]");
   if (nav) {
     try {
       const before = localStorage.getItem("junction.account");
       if (before !== null && before !== nav.dataset.account) forgetPages();
       localStorage.setItem("junction.account", nav.dataset.account);
-    } catch (e) { /* no storage: the submit above is all */ }
+    } catch (e) { /* no storage: nothing to compare with */ }
   }
 
   // ---- Screen Wake Lock --------------------------------------------------------------------

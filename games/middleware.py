@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseNotFound, JsonResponse
@@ -32,6 +33,11 @@ _CODES = {
 }
 
 
+# Control characters (NUL among them: PostgreSQL refuses it in a query) are in no route's path:
+# such a request is a 404 before any middleware or view could take them to the database.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def _site_page(path: str) -> bool:
     """A page of the site a person opens (not the API, the admin or a static file)."""
     return not path.startswith(("/api/", "/admin/", "/static/"))
@@ -55,7 +61,9 @@ class ErrorMiddleware:
     - any other error answer under ``/api`` that is not JSON (Django's 404 page when no route
       matched, in development too, say) is replaced by the API's JSON error for its status;
     - elsewhere a 404 is the site's own page (templates/404.html) in development too (with
-      DEBUG off Django renders it itself, and templates/500.html for a failure).
+      DEBUG off Django renders it itself, and templates/500.html for a failure);
+    - a path with a control character (a NUL, say) is a 404 at once, whatever route it would
+      match (a player's name, the admin's object ids, allauth's keys): never a query.
 
     DRF views answer their own errors through ``games.api.errors``; this covers the pages, the
     admin, and what DRF's handler passes on (a defect)."""
@@ -64,6 +72,10 @@ class ErrorMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if _CONTROL.search(request.path):
+            if request.path.startswith("/api/"):
+                return _api_error(*_CODES[404], 404)
+            return page_not_found(request, Http404())
         response = self.get_response(request)
         if (
             response.status_code >= 400

@@ -402,7 +402,7 @@ class ProtocolView(APIView):
             "Body: `{\"cmd\": \"<name>\", \"game\": \"<join code>\", \"player_id\"?: <seat>, ...arguments, "
             "\"command_id\"?, \"expected_version\"?}`, answered `{\"response\": \"<cmd>-response\", \"status\": "
             "\"ok\", ...}` exactly as POST /api/games/{code}/commands answers. The seat is the Bearer token's; a "
-            "`player_id` that is not that seat is refused (403 `player-mismatch`). `{\"cmd\": \"get-state\"}` "
+            "`player_id` that is not that seat is refused (403 `player-mismatch`; 401 `token-required` with no token). `{\"cmd\": \"get-state\"}` "
             "returns the caller's view (a spectator's without a token), or, for a kind with a protocol document "
             "of its own (Runerail: the server notes' state), that document as `state`: the whole public state "
             "(phase, special phase, turn, the current player's turn phase, money spent and distance moved, "
@@ -430,6 +430,8 @@ class ProtocolView(APIView):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
         if player_id is not None and player_id != actor.seat:
+            if bearer_token(request) is None:  # no credentials at all: 401, as on the other routes
+                raise Unauthorized("token-required", "Send your seat's token (Authorization: Bearer <token>) to play as player_id.")
             held = "no seat" if actor.seat is None else f"seat {actor.seat}"
             raise Forbidden("player-mismatch", f"player_id {player_id} is not your seat: your token holds {held}.")
         return command_response(code=code, game=game, actor=actor, body=body, protocol=True, geography=geography)

@@ -75,7 +75,20 @@ def test_a_body_that_is_not_an_object_and_a_spectators_state(api_client, rails):
     assert watched["state"]["you"] is None and all(p["hand"] is None for p in watched["state"]["players"])
     # A spectator cannot act.
     refused = post(api_client, "/api", {"cmd": "end-turn", "game": rails["code"]})
-    assert refused.status_code in (401, 403)
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "token-required"
+
+
+@pytest.mark.parametrize("cmd", ["end-turn", "get-state"])
+def test_a_player_id_without_any_token_is_401_and_another_seats_token_403(api_client, rails, cmd):
+    """No credentials at all is 401 token-required, player_id or not (it was 403 player-mismatch
+    with one); a token that holds another seat stays 403 player-mismatch."""
+    for player_id in (0, 1, 7):
+        response = post(api_client, "/api", {"cmd": cmd, "game": rails["code"], "player_id": player_id})
+        assert response.status_code == 401, response.content
+        assert response.json()["error"]["code"] == "token-required" and response.json()["error"]["message"]
+    mismatch = post(api_client, "/api", {"cmd": cmd, "game": rails["code"], "player_id": 1}, rails["t0"])
+    assert mismatch.status_code == 403 and mismatch.json()["error"]["code"] == "player-mismatch"
+    assert not Action.objects.filter(game__code=rails["code"], sequence=2).exists()
 
 
 # -- Runerail: get-state through POST /api is the notes' state document ----------------------------------

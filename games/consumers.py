@@ -98,6 +98,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     presence = False
     _presence_at = 0.0
     _presence_task: asyncio.Task | None = None
+    # Any seat's socket keeps its Seat.last_seen (games/presence.py: the host's rejoin code waits
+    # for a seat whose phone is away): written on open and close, and by a timer of its own between.
+    seat_id: int | None = None
+    _seen_task: asyncio.Task | None = None
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -146,6 +150,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
                 raise
             await self._send_json(BUSY_FRAME)
             await self.close(code=1013)
+            return
+        if self.seat_id is not None and not self.lost:
+            self._seen_task = asyncio.ensure_future(self._seat_seen_every())
 
     async def disconnect(self, close_code: int) -> None:
         for group in getattr(self, "my_groups", []):
@@ -156,6 +163,8 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
                 pass
         if self.presence:
             await self._presence_close()
+        if self.seat_id is not None:
+            await self._seat_seen_close()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not hasattr(self, "actor") or self.lost:
@@ -274,8 +283,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             # Its seat moved to another device after the handshake read it, before this socket
             # joined the game's group (so it missed the news): say so now.
             raise selectors.token_lost(self.token_digest)
-        if not self.presence:
-            self._presence_open(game)
+        self._presence_open(game)
         texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
         if game.state is not None:
             texts.append(broadcast.dumps({"type": "state", **selectors.state_payload(game=game, seat=self.actor.seat)}))
@@ -331,12 +339,17 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     # -- presence of a signed-in player's seat (games/presence.py: turn notices) ----------
 
     def _presence_open(self, game) -> None:
-        """In the database thread, with the snapshot's seats: a seat held by a signed-in player
-        records this socket as open."""
-        if self.actor.seat is None or self.lost:
+        """In the database thread, with the snapshot's seats: the first snapshot of a seat's socket
+        writes the seat's last_seen; a seat held by a signed-in player records this socket as open."""
+        if self.actor.seat is None or self.lost or (self.presence and self.seat_id is not None):
             return
         seat = next((s for s in game.seats.all() if s.index == self.actor.seat), None)
-        if seat is None or seat.user_id is None:
+        if seat is None:
+            return
+        if self.seat_id is None:
+            presence.seat_seen(seat_id=seat.pk)
+            self.seat_id = seat.pk
+        if seat.user_id is None or self.presence:
             return
         presence.seat_socket_open(game_id=self.game_id, seat=seat.index, channel_name=self.channel_name)
         self._presence_at = time.monotonic()
@@ -364,6 +377,33 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await database_sync_to_async(presence.seat_socket_close)(channel_name=self.channel_name)
         except Exception:  # the row goes stale by itself (JUNCTION_SOCKET_STALE)
             log.warning("could not remove the open socket of game %s", self.code, exc_info=True)
+
+    async def _seat_seen_every(self) -> None:
+        """While the socket is open, its seat's last_seen is refreshed every
+        presence.seat_seen_every() seconds: a timer of its own (the page's pings stop in the
+        background, and a busy game's frames stop them too), nothing on the move path waits for it."""
+        every = presence.seat_seen_every()
+        while True:
+            await asyncio.sleep(every)
+            if self.lost:
+                return
+            try:
+                await database_sync_to_async(presence.seat_seen)(seat_id=self.seat_id)
+            except Exception:  # a busy database: the next round tries again
+                log.warning("could not refresh the seat of an open socket of game %s", self.code, exc_info=True)
+
+    async def _seat_seen_close(self) -> None:
+        """The socket closed: its seat was seen just now (unless the seat went to another device).
+        The timer stops."""
+        if self._seen_task is not None:
+            self._seen_task.cancel()
+            self._seen_task = None
+        if self.lost:
+            return
+        try:
+            await database_sync_to_async(presence.seat_seen)(seat_id=self.seat_id)
+        except Exception:  # its last refresh stands: the seat counts as away a little sooner
+            log.warning("could not write when the seat of game %s was last seen", self.code, exc_info=True)
 
     @database_sync_to_async
     def _state_payload(self) -> dict[str, Any]:

@@ -42,6 +42,9 @@ class Game(models.Model):
     # seats and status. Pages keep the summary with the highest revision, so one read before a
     # concurrent change (two phones joining at once) that arrives last does not undo it.
     revision = models.PositiveIntegerField(default=0, editable=False)
+    # Why this game rates nobody whatever its end (players/ratings.py), said at its end: a seat
+    # handed by a rejoin code to anyone but its own account (games/rejoin.py). Empty: no such reason.
+    unrated_reason = models.CharField(max_length=200, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -70,6 +73,11 @@ class Seat(models.Model):
     # clock wants its move (clocked games only).
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When a socket of this seat was last known open (games/presence.py): written when one opens
+    # and closes and, while one stays open, every half minute or so; None: never. A seat whose
+    # phone has been away JUNCTION_REJOIN_AWAY seconds (from this, else joined_at) may be handed
+    # to a new device by the host (games/rejoin.py).
+    last_seen = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]

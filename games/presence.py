@@ -1,9 +1,17 @@
-"""Whether a signed-in player has the game open: one ``SeatSocket`` row per open WebSocket of a
-seat held by a signed-in user (guests' sockets write nothing). ``games/consumers.py`` opens the
-row with the socket's first snapshot, refreshes ``seen_at`` from the heartbeat now and then and
-deletes it on disconnect; a row not seen for ``JUNCTION_SOCKET_STALE`` seconds is a socket of a
-process that died. The turn notice (players/notices.py) goes out only when the seat has no fresh
-row."""
+"""Whether a seat's phone is here, two ways, both kept by ``games/consumers.py``:
+
+- every seat (guests' too) has ``Seat.last_seen``: written when a socket of the seat opens (with
+  its first snapshot) and closes, and every :func:`seat_seen_every` seconds while one stays open
+  (a timer of the socket's own, never on the move path). A seat whose ``last_seen`` is older than
+  JUNCTION_REJOIN_AWAY seconds has had no socket open for that long, whichever Daphne process
+  held it; a process that died stops refreshing, so its sockets' seats count as away too. The
+  host's rejoin code waits for that (games/rejoin.py);
+- whether a signed-in player has the game open: one ``SeatSocket`` row per open WebSocket of a
+  seat held by a signed-in user (guests' sockets write none). The row is opened with the socket's
+  first snapshot, ``seen_at`` refreshed from the page's heartbeat now and then (a page in the
+  background pings nothing) and deleted on disconnect; a row not seen for
+  ``JUNCTION_SOCKET_STALE`` seconds is a socket of a process that died. The turn notice
+  (players/notices.py) goes out only when the seat has no fresh row."""
 
 from __future__ import annotations
 
@@ -12,7 +20,7 @@ import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from .models import SeatSocket
+from .models import Seat, SeatSocket
 
 # How often an open socket's row is refreshed, at most (from the heartbeat's pings); well under
 # JUNCTION_SOCKET_STALE.
@@ -47,3 +55,23 @@ def seat_socket_fresh(*, game_id: int, seat: int) -> bool:
     if seen:
         rows.filter(seen_at__lt=stale_before).delete()
     return False
+
+
+# -- Seat.last_seen: has this seat's phone been away? ------------------------------------------
+
+
+def rejoin_away() -> float:
+    """Seconds a person's seat must have had no socket open before the host may hand it to a new
+    device (JUNCTION_REJOIN_AWAY, 60 by default)."""
+    return float(getattr(settings, "JUNCTION_REJOIN_AWAY", 60))
+
+
+def seat_seen_every() -> float:
+    """How often an open socket refreshes its seat's ``last_seen``: every SEEN_EVERY seconds, or
+    twice within JUNCTION_REJOIN_AWAY when that is shorter, so an open socket never looks away."""
+    return max(1.0, min(SEEN_EVERY, rejoin_away() / 2))
+
+
+def seat_seen(*, seat_id: int) -> None:
+    """A socket of the seat is open now, or closed just now."""
+    Seat.objects.filter(pk=seat_id).update(last_seen=timezone.now())

@@ -23,18 +23,11 @@ from .engines.base import RulesError
 from .engines.registry import get_engine
 from .engines.specs import PLATFORM
 from .errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized
-from .models import Action, Game, RejoinCode, Seat, SeatToken
+from .models import Action, Game, Seat, SeatToken
 from .names import name_clean
 from .replay import ADMIN, SEAT_RENAMED, seat_renamed
 from .selectors import Actor, actor_for_token, game_get
-from .tokens import (
-    hash_token,
-    new_join_code,
-    new_rejoin_code,
-    new_token,
-    normalize_join_code,
-    normalize_rejoin_code,
-)
+from .tokens import hash_token, new_join_code, new_token, normalize_join_code
 from .turns import game_watch, turns_track
 
 log = logging.getLogger(__name__)
@@ -702,115 +695,18 @@ def _seat_to_bot_away(game: Game, target: Seat, *, by: str):
 
 # --- a seat handed to a new device (a phone that died or lost its storage) ----------------
 #
-# The host (or a game master) issues a one-time rejoin code for a seat; whoever opens it takes
-# the seat: a new token is made for that browser, the old one is revoked (a request with it is
-# answered 401 seat-moved, a socket with it is told so and closed) and the move is an ``admin``
-# action in the log (``seat-moved``; replay and undo step over it), broadcast after commit. A
-# code lives JUNCTION_REJOIN_TTL seconds, is used once, and a newer code for the same seat
-# replaces it. Only its hash is stored.
+# games/rejoin.py: the host's or a game master's one-time rejoin code, announced to everyone,
+# and its use. Its names stay reachable here (services.rejoin_code_create, …) for the edges.
 
-REJOINABLE = (Game.Status.LOBBY, Game.Status.ACTIVE, Game.Status.PAUSED)
-SEAT_MOVED = "seat-moved"
+_REJOIN_NAMES = {"REJOINABLE", "SEAT_MOVED", "RejoinCodeIssued", "SeatRejoined", "rejoin_code_create", "rejoin_code_redeem"}
 
 
-@dataclass
-class RejoinCodeIssued:
-    code: str  # shown once: only its hash is stored
-    game: Game
-    seat: Seat
-    expires_at: Any  # datetime
+def __getattr__(name: str):
+    if name in _REJOIN_NAMES:  # imported on first use: games/rejoin.py imports this module
+        from . import rejoin
 
-
-@dataclass
-class SeatRejoined:
-    game: Game
-    seat: Seat
-    token: str  # the new device's seat token (the host token too when the host's seat moved)
-    is_host: bool
-
-
-def rejoin_code_create(*, game_id: int, seat: int, by: str, actor: Actor | None = None) -> RejoinCodeIssued:
-    """A one-time code that hands seat ``seat`` to the device that opens it. ``actor``, when
-    given (the API), must be the game's host; a game master (admin) passes none. Earlier unused
-    codes for the seat, and the game's expired unused ones, are dropped."""
-    from django.conf import settings
-
-    if actor is not None:
-        _require_host(actor)
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise NotFound("game-not-found", "There is no such game.")
-        if game.status not in REJOINABLE:
-            raise Conflict(f"game-{game.status}", f"This game is {game.status}; its seats stay where they are.", version=game.version)
-        target = Seat.objects.filter(game=game, index=seat).first()
-        if target is None:
-            raise NotFound("seat-not-found", f"Game {game.code} has no seat {seat}.")
-        now = timezone.now()
-        unused = RejoinCode.objects.filter(game=game, used_at__isnull=True)
-        unused.filter(Q(seat=seat) | Q(expires_at__lte=now)).delete()
-        for _ in range(5):
-            code = new_rejoin_code()
-            try:
-                with transaction.atomic():
-                    issued = RejoinCode.objects.create(
-                        game=game, seat=seat, code_hash=hash_token(code), created_by=by,
-                        expires_at=now + timedelta(seconds=settings.JUNCTION_REJOIN_TTL),
-                    )
-                break
-            except IntegrityError:  # pragma: no cover - 23^10 codes
-                continue
-        else:  # pragma: no cover
-            raise ServiceError("no-code-available", "Could not make a rejoin code; try again.", status=503)
-    return RejoinCodeIssued(code=code, game=game, seat=target, expires_at=issued.expires_at)
-
-
-def rejoin_code_redeem(*, code: str, rejoin_code: str, user: Any | None = None) -> SeatRejoined:
-    """The seat ``rejoin_code`` was issued for, moved to the caller: a new token for it (returned,
-    shown once), the old one revoked, and so are the device tokens of the account that held it;
-    the seat is ``user``'s now (the signed-in caller), a guest's without one. 404 ``rejoin-code-unknown`` (never issued, another game's,
-    or replaced by a newer one), 410 ``rejoin-code-used`` / ``rejoin-code-expired``, 409 when the
-    game is over. A paused game's seat moves too (the game master may pause to fix a phone)."""
-    game = game_get(code=code)
-    digest = hash_token(normalize_rejoin_code(rejoin_code))
-    row = RejoinCode.objects.filter(code_hash=digest, game=game).first()
-    if row is None:
-        raise NotFound("rejoin-code-unknown", "This rejoin code is not valid here (a newer one may have replaced it); ask the host for a new one.")
-    _rejoin_code_usable(row)
-    token = new_token()
-    token_hash = hash_token(token)
-    moved: dict[str, Any] = {}
-    new_user = _signed_in(user)
-
-    def change(locked: Game, target: Seat):
-        if locked.status not in REJOINABLE:
-            raise Conflict(f"game-{locked.status}", f"This game is {locked.status}; its seats stay where they are.", version=locked.version)
-        now = timezone.now()
-        old = target.token_hash
-        # Used once: of two devices opening it at once, one wins (the game's row is locked too).
-        if not RejoinCode.objects.filter(pk=row.pk, used_at__isnull=True, expires_at__gt=now).update(used_at=now, revoked_token_hash=old):
-            current = RejoinCode.objects.filter(pk=row.pk).first()
-            if current is None:  # replaced by a newer code meanwhile
-                raise NotFound("rejoin-code-unknown", "This rejoin code was replaced by a newer one; ask the host for it.")
-            _rejoin_code_usable(current)
-            raise ServiceError("rejoin-code-used", "This rejoin code was already used; ask the host for a new one.", status=410)
-        Seat.objects.filter(pk=target.pk).update(token_hash=token_hash, is_bot=False, bot="", away=False, user=new_user)
-        seat_device_tokens_revoke(seat=target)
-        is_host = target.is_host or old == locked.host_token_hash
-        if is_host:  # the host's own seat: the host token moves with it
-            Game.objects.filter(pk=locked.pk).update(host_token_hash=token_hash)
-        moved.update(is_host=is_host, game_id=locked.pk)
-        transaction.on_commit(_guarded(lambda: _token_revoked_send(locked.pk, token_hash=old, seat=target.index)))
-        event = {"type": SEAT_MOVED, "seat": target.index, "name": target.name, "by": row.created_by}
-        if target.is_bot:
-            event["bot"] = target.bot  # a bot played it meanwhile: a person has it back
-        return SEAT_MOVED, {"seat": target.index}, [event], None
-
-    _admin_change(game_id=game.pk, seat=row.seat, by=row.created_by, change=change)
-    if new_user is not None:
-        game_watch(game_id=game.pk)
-    game = Game.objects.get(pk=game.pk)
-    return SeatRejoined(game=game, seat=Seat.objects.get(game=game, index=row.seat), token=token, is_host=moved["is_host"])
+        return getattr(rejoin, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _token_revoked_send(game_id: int, *, token_hash: str, seat: int) -> None:
@@ -818,13 +714,6 @@ def _token_revoked_send(game_id: int, *, token_hash: str, seat: int) -> None:
     it tell their client and close (``GameConsumer.seat_moved``). Between processes only (the
     hash never reaches a client)."""
     broadcast.send([(broadcast.game_group(game_id), {"type": "seat.moved", "token_hash": token_hash, "seat": seat})])
-
-
-def _rejoin_code_usable(row: RejoinCode) -> None:
-    if row.used_at is not None:
-        raise ServiceError("rejoin-code-used", "This rejoin code was already used; ask the host for a new one.", status=410)
-    if row.expires_at <= timezone.now():
-        raise ServiceError("rejoin-code-expired", "This rejoin code has expired; ask the host for a new one.", status=410)
 
 
 def game_abandon(*, code: str, actor: Actor) -> Game:

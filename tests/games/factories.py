@@ -21,3 +21,15 @@ def make_game(*, players: int = 2, kind: str = "toy", options: dict | None = Non
 
 def actor(code: str, token: str | None) -> Actor:
     return actor_for_token(game=game_get(code=code), token=token)
+
+
+def seat_away(code: str, seat: int, seconds: float = 3600) -> None:
+    """Seat ``seat``'s phone has had no socket open for ``seconds`` (Seat.last_seen in the past):
+    the host may hand it to a new device (games/rejoin.py)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    Seat.objects.filter(game__code=code, index=seat).update(last_seen=timezone.now() - timedelta(seconds=seconds))

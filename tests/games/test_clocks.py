@@ -22,7 +22,7 @@ from games.replay import game_replay
 from games.selectors import game_get
 from tests.support.clock_runner import clock_runner
 
-from .factories import actor, make_game
+from .factories import actor, make_game, seat_away
 
 
 @pytest.fixture
@@ -187,6 +187,7 @@ def test_the_host_hands_an_absent_seat_to_a_bot_or_to_a_new_device(api_client, s
     # Or to a new player: a rejoin code for an away seat gives it to a person again.
     with django_capture_on_commit_callbacks(execute=True):
         post(api_client, f"/api/games/{code}/seats/1/bot", token=tokens[0])
+    seat_away(code, 1)  # an away seat is still its person's: the code waits for the phone to be gone
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host", actor=actor(code, tokens[0]))
     with django_capture_on_commit_callbacks(execute=True):
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)

@@ -39,10 +39,11 @@ async def test_the_old_socket_is_told_and_closed_the_others_stay():
         closed = await old.receive_output(timeout=3)
     assert closed["code"] == 4401  # the page stops reconnecting with this token
 
-    for comm in (other, watcher):  # everyone else gets the new version and stays
-        assert (await receive_type(comm, "state"))["version"] == 2
+    for comm in (other, watcher):  # everyone else gets both new versions and stays
+        made, moved = await receive_type(comm, "state"), await receive_type(comm, "state")
+        assert (made["version"], moved["version"]) == (2, 3)  # the code made, then the move
     new, first = await connected(code, rejoined.token)
-    assert first["seat"] == 1 and first["state"]["my_secret"] is not None and first["version"] == 2
+    assert first["seat"] == 1 and first["state"]["my_secret"] is not None and first["version"] == 3
     await new.send_to(text_data=json.dumps({"cmd": "get-state", "command_id": "g"}))
     assert (await receive_type(new, "state"))["seat"] == 1
     await other.send_to(text_data=json.dumps({"cmd": "get-state", "command_id": "g"}))

@@ -1,6 +1,8 @@
-"""Seats that come back (services.rejoin_code_create / rejoin_code_redeem): the host or a game
-master hands a seat to a new device with a one-time code; the old token is revoked; the move
-is an admin action in the log, told to everyone after commit; replay and undo step over it."""
+"""Seats that come back (games/rejoin.py, reached as services.rejoin_code_create /
+rejoin_code_redeem): the host or a game master hands a seat to a new device with a one-time code;
+the old token is revoked; making the code and the move are admin actions in the log, told to
+everyone after commit; replay and undo step over them. (The host's wait for a seat whose phone is
+away, and the game made unrated: test_rejoin_in_the_open.py.)"""
 
 from __future__ import annotations
 
@@ -9,14 +11,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import broadcast, services
+from games import broadcast, rejoin, services
 from games.errors import Forbidden, ServiceError, Unauthorized
 from games.models import Action, Game, RejoinCode, Seat
 from games.replay import game_replay
 from games.selectors import actor_for_token, game_get
 from games.tokens import hash_token, normalize_rejoin_code, rejoin_code_display
 
-from .factories import actor, make_game
+from .factories import actor, make_game, seat_away
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +70,7 @@ def test_redeeming_moves_the_seat_to_a_new_token_and_revokes_the_old_one(sent, d
     services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 1})
     with django_capture_on_commit_callbacks(execute=True):
         result = services.game_command(code=code, actor=new_actor, command={"cmd": "add", "n": 2})
-    assert result.version == 4
+    assert result.version == 5  # start, the code made, the move, two adds
 
 
 def test_the_move_is_an_admin_action_in_the_log_told_after_commit(sent, django_capture_on_commit_callbacks):
@@ -80,16 +82,17 @@ def test_the_move_is_an_admin_action_in_the_log_told_after_commit(sent, django_c
     for callback in callbacks:
         callback()
     game = game_get(code=code)
-    action = Action.objects.get(game=game, sequence=2)
+    made, action = Action.objects.get(game=game, sequence=2), Action.objects.get(game=game, sequence=3)
+    assert made.command == {"cmd": "admin", "action": "rejoin-code-made", "by": "gm", "seat": 1}
     assert action.command == {"cmd": "admin", "action": "seat-moved", "by": "gm", "seat": 1}
     assert action.events == [{"type": "seat-moved", "seat": 1, "name": "P1", "by": "gm"}]
-    assert action.seat is None and game.version == 2
+    assert action.seat is None and game.version == 3
     # First the old token's sockets are told (a message only the server reads: the token's
     # hash), then everyone gets the new version with each seat's own view.
     group = broadcast.game_group(game.pk)
     assert sent[0] == (group, {"type": "seat.moved", "token_hash": hash_token(tokens[1]), "seat": 1})
     update = next(message for g, message in sent if g == group and message["type"] == "game.update")
-    assert update["version"] == 2 and set(update["states"]) == {"0", "1", "watch"}
+    assert update["version"] == 3 and set(update["states"]) == {"0", "1", "watch"}
 
 
 def test_a_code_works_once(sent):
@@ -99,7 +102,7 @@ def test_a_code_works_once(sent):
     with pytest.raises(ServiceError) as err:
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     assert (err.value.code, err.value.status) == ("rejoin-code-used", 410)
-    assert game_get(code=code).version == 2  # one move in the log
+    assert game_get(code=code).version == 3  # the code made, one move: in the log
 
 
 def test_an_expired_code_is_refused_and_changes_nothing(sent, settings):
@@ -110,7 +113,7 @@ def test_an_expired_code_is_refused_and_changes_nothing(sent, settings):
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     assert (err.value.code, err.value.status) == ("rejoin-code-expired", 410)
     game = game_get(code=code)
-    assert game.version == 1 and actor_for_token(game=game, token=tokens[1]).seat == 1
+    assert game.version == 2 and actor_for_token(game=game, token=tokens[1]).seat == 1  # the code made, no move
     assert sent == []
 
 
@@ -145,6 +148,7 @@ def test_only_the_host_issues_codes_over_the_api_and_only_for_seats_that_exist()
     with pytest.raises(ServiceError) as err:
         issue(code, 7, actor=actor(code, tokens[0]))
     assert (err.value.code, err.value.status) == ("seat-not-found", 404)
+    seat_away(code, 1)
     assert issue(code, 1, actor=actor(code, tokens[0])).seat.index == 1
 
 
@@ -186,7 +190,7 @@ def test_a_lobby_seat_moves_without_a_log_and_a_paused_games_seat_moves_too(sent
     services.game_pause(game_id=game.pk, by="gm", reason="a phone died")
     services.rejoin_code_redeem(code=code, rejoin_code=issue(code, 1).code)
     game = game_get(code=code)
-    assert game.status == "paused" and game.version == 3
+    assert game.status == "paused" and game.version == 4
 
 
 def test_no_code_for_a_game_that_is_over_and_an_open_code_dies_with_it(sent):
@@ -210,7 +214,7 @@ def test_replay_and_undo_step_over_the_move():
     rejoined = services.rejoin_code_redeem(code=code, rejoin_code=issue(code, 1).code)
     services.game_command(code=code, actor=actor(code, rejoined.token), command={"cmd": "add", "n": 1})
     game = game_get(code=code)
-    assert game.version == 4 and game_replay(game=game) == game.state
+    assert game.version == 5 and game_replay(game=game) == game.state
 
 
 def test_normalised_codes():
@@ -224,7 +228,7 @@ def test_two_devices_redeeming_at_once_one_wins(sent, monkeypatch):
     code, _ = make_game()
     issued = issue(code, 1)
     RejoinCode.objects.update(used_at=timezone.now())  # the other device won meanwhile
-    real = services._rejoin_code_usable
+    real = rejoin._rejoin_code_usable
     checks = []
 
     def pre_check_passes(row):  # as if checked just before the other device's commit
@@ -232,8 +236,8 @@ def test_two_devices_redeeming_at_once_one_wins(sent, monkeypatch):
         if len(checks) > 1:
             real(row)
 
-    monkeypatch.setattr(services, "_rejoin_code_usable", pre_check_passes)
+    monkeypatch.setattr(rejoin, "_rejoin_code_usable", pre_check_passes)
     with pytest.raises(ServiceError) as err:
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     assert (err.value.code, err.value.status) == ("rejoin-code-used", 410)
-    assert len(checks) == 2 and Game.objects.get(code=code).version == 1
+    assert len(checks) == 2 and Game.objects.get(code=code).version == 2

@@ -39,7 +39,7 @@ def in_play():
     assert state["phase"] == "play"
     mover = engine.active_seats(state)[0]
     other = next(s for s in range(3) if s != mover)
-    return code, {"host": created.host_token, 1: seats[mover], 2: seats[other], "mover": mover}
+    return code, {"host": created.host_token, 1: seats[mover], 2: seats[other], "mover": mover, "other": other}
 
 
 def money(code, seat):

@@ -10,7 +10,9 @@ engine has ``standings``, where
   ``seat-to-bot``, the clock's hand-over): a game a bot played a part of rates nobody;
 - at least two seats are held by signed-in players (``Seat.user``), each by a different one
   (a player in two seats of one game rates nobody). Guests play along but are not rated: the
-  signed-in players' places are their standings among themselves.
+  signed-in players' places are their standings among themselves;
+- no seat was handed by a rejoin code to anyone but its own account (``Game.unrated_reason``,
+  games/rejoin.py): whoever took it could read that player's hidden cards.
 
 **The numbers**: each rating is OpenSkill's ``mu`` (skill) and ``sigma`` (uncertainty), 25 and
 25/3 to begin with. What pages show, and what the leaderboard sorts by, is the **displayed rating**,
@@ -72,7 +74,7 @@ def game_rated_places(*, game: Game, state: dict[str, Any] | None) -> list[Rated
 def _seats_rated(game: Game) -> list[tuple[int, int]]:
     """What rating ``game`` asks of its seats and log (no state needed: the recompute replays only
     the games that pass): its rated seats as (index, user id), or none."""
-    if game.status != Game.Status.FINISHED:
+    if game.status != Game.Status.FINISHED or game.unrated_reason:
         return []
     seats = list(Seat.objects.filter(game_id=game.pk).order_by("index").values_list("index", "user_id", "is_bot", "away"))
     if any(is_bot or away for _index, _user, is_bot, away in seats):

@@ -109,6 +109,31 @@ def test_a_seat_a_bot_played_for_a_while_rates_nobody():
     assert not RatingChange.objects.exists()
 
 
+def test_a_seat_handed_to_another_device_rates_nobody_and_the_recompute_agrees():
+    """A seat taken with a rejoin code by anyone but its own account (here the host's account takes
+    bob's seat, and could read his hand): the game is finished as usual, and rates nobody, at its end
+    or in a recompute. Bob taking his own seat back on a new phone keeps a game rated."""
+    ann, bob = user("ann"), user("bob")
+    handed, tokens = table({0: ann, 1: bob})
+    issued = services.rejoin_code_create(game_id=Game.objects.get(code=handed).pk, seat=1, by="host")
+    tokens[1] = services.rejoin_code_redeem(code=handed, rejoin_code=issued.code, user=ann).token
+    Seat.objects.filter(game__code=handed, index=1).update(user=bob)  # a seat ann also held would rate nobody anyway
+    handed_game = play(handed, tokens, [(0, 3)])
+    assert handed_game.unrated_reason == "P1's seat was handed to another device"
+    assert game_rate(game_id=handed_game.pk) == [] and not RatingChange.objects.exists()
+
+    kept, tokens = table({0: ann, 1: bob})
+    issued = services.rejoin_code_create(game_id=Game.objects.get(code=kept).pk, seat=1, by="host")
+    tokens[1] = services.rejoin_code_redeem(code=kept, rejoin_code=issued.code, user=bob).token
+    kept_game = play(kept, tokens, [(0, 3)])
+    assert kept_game.unrated_reason == "" and RatingChange.objects.filter(game=kept_game).count() == 2
+
+    out = io.StringIO()
+    call_command("recompute_ratings", stdout=out)
+    assert "1 game(s) rated" in out.getvalue()
+    assert set(RatingChange.objects.values_list("game_id", flat=True)) == {kept_game.pk}
+
+
 def test_an_unfinished_or_abandoned_game_rates_nobody():
     ann, bob = user("ann"), user("bob")
     code, tokens = table({0: ann, 1: bob}, target=20)

@@ -24,6 +24,7 @@ from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import ServiceError
 from .models import Action, Game, Seat
+from .redaction import action_redacted, reveals_all
 
 LOG_SHOWN = 30  # the newest actions shown on a game's page; the rest are a link away
 
@@ -136,6 +137,41 @@ class GameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)
 
+    # A game master who is not a superuser reads a running game as a spectator does (games/redaction.py):
+    # no seed, the spectator's view for the state, the log with every seat's hidden choices redacted.
+    # Superusers keep everything (and the game master's changes work the same for both).
+    SECRET_FIELDS = {"seed": "seed_kept", "state_folded": "state_spectator", "log_folded": "log_spectator"}
+
+    def _spectating(self, request) -> bool:
+        return not request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        return tuple(self.SECRET_FIELDS.get(f, f) for f in fields) if self._spectating(request) else fields
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        return [self.SECRET_FIELDS.get(f, f) for f in fields] if self._spectating(request) else fields
+
+    @admin.display(description="seed")
+    def seed_kept(self, obj: Game):
+        return obj.seed if reveals_all(obj) else "kept back until the game is finished"
+
+    @admin.display(description="state (as a spectator sees it)")
+    def state_spectator(self, obj: Game) -> str:
+        if obj.state is None:
+            return "not started"
+        if reveals_all(obj):
+            return json_folded(obj.state, "state")
+        try:
+            return json_folded(get_engine(obj.kind).view(obj.state, seat=None), "state")
+        except RulesError:
+            return "kept back (no engine serves this kind)"
+
+    @admin.display(description="log (as a spectator reads it)")
+    def log_spectator(self, obj: Game) -> str:
+        return self.log_folded(obj, viewer_hidden=True)
+
     def get_urls(self):
         rejoin = self.admin_site.admin_view(self.rejoin_view)
         return [path("<int:game_id>/rejoin/<int:seat>/", rejoin, name="games_game_rejoin"), *super().get_urls()]
@@ -173,13 +209,14 @@ class GameAdmin(admin.ModelAdmin):
         return "not started" if obj.state is None else json_folded(obj.state, "state")
 
     @admin.display(description="log")
-    def log_folded(self, obj: Game) -> str:
+    def log_folded(self, obj: Game, viewer_hidden: bool = False) -> str:
         count = obj.actions.count()
         if not count:
             return "empty"
+        shown = _command_shown(obj) if viewer_hidden else (lambda a: a.command)
         rows = format_html_join(
             "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((a.sequence, "" if a.seat is None else a.seat, json.dumps(a.command, ensure_ascii=False),
+            ((a.sequence, "" if a.seat is None else a.seat, json.dumps(shown(a), ensure_ascii=False),
               a.created_at.strftime("%Y-%m-%d %H:%M:%S"))
              for a in obj.actions.order_by("-sequence")[:LOG_SHOWN]),
         )
@@ -237,7 +274,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.action(description="Export the log as JSON (a download)")
     def log_export(self, request, queryset):
-        games = [game_export(game) for game in queryset.prefetch_related("seats")]
+        games = [game_export(game, spectating=self._spectating(request)) for game in queryset.prefetch_related("seats")]
         body = json.dumps(games[0] if len(games) == 1 else games, indent=2, ensure_ascii=False)
         name = f"junction-{games[0]['code']}.json" if len(games) == 1 else "junction-games.json"
         response = HttpResponse(body, content_type="application/json")
@@ -307,8 +344,46 @@ def rejoin_code_shown(request, *, game_id: int, seat: int, by: str) -> dict:
             "url": url, "qr_svg": svg, "expires_at": issued.expires_at}
 
 
-def game_export(game: Game) -> dict:
-    """Everything that rebuilds the game: seed, options, seats and the whole log."""
+def _command_shown(game: Game):
+    """A function from an action of ``game`` to its command as a spectator reads it (games/redaction.py)."""
+    reveal = reveals_all(game)
+    try:
+        engine = get_engine(game.kind)
+    except RulesError:
+        engine = None
+
+    def shown(action: Action) -> dict:
+        if engine is None and not reveal:
+            return {"cmd": action.command.get("cmd")}
+        return action_redacted(engine=engine, command=action.command, events=[], actor=action.seat, viewer=None, reveal=reveal)[0]
+    return shown
+
+
+def _events_shown(game: Game, action: Action) -> list:
+    try:
+        engine = get_engine(game.kind)
+    except RulesError:
+        return [] if not reveals_all(game) else action.events
+    return action_redacted(engine=engine, command=action.command, events=action.events, actor=action.seat, viewer=None,
+                           reveal=reveals_all(game))[1]
+
+
+def game_export(game: Game, *, spectating: bool = False) -> dict:
+    """Everything that rebuilds the game: seed, options, seats and the whole log. ``spectating`` (a game master
+    who is not a superuser): a running game's seed is kept back and its log is the spectators' (games/redaction.py)."""
+    if spectating and not reveals_all(game):
+        shown = _command_shown(game)
+        return {
+            "code": game.code, "kind": game.kind, "status": game.status, "version": game.version, "seed": None,
+            "options": game.options,
+            "seats": [{"index": s.index, "name": s.name, "color": s.color, "is_host": s.is_host, "is_bot": s.is_bot, "bot": s.bot}
+                      for s in game.seats.all()],
+            "actions": [
+                {"sequence": a.sequence, "seat": a.seat, "command": shown(a), "events": _events_shown(game, a),
+                 "command_id": a.command_id, "created_at": a.created_at.isoformat()}
+                for a in game.actions.order_by("sequence")
+            ],
+        }
     return {
         "code": game.code, "kind": game.kind, "status": game.status, "version": game.version, "seed": game.seed,
         "options": game.options,
@@ -332,6 +407,23 @@ class ActionAdmin(admin.ModelAdmin):
     @admin.display(description="command")
     def command_name(self, obj: Action) -> str:
         return obj.command.get("cmd", "?")
+
+    # A game master who is not a superuser reads a running game's action as a spectator (games/redaction.py).
+    def get_readonly_fields(self, request, obj=None):
+        if request.user.is_superuser:
+            return self.readonly_fields
+        return ("game", "sequence", "seat", "command_spectator", "events_spectator", "command_id", "created_at")
+
+    def get_fields(self, request, obj=None):
+        return self.get_readonly_fields(request, obj)
+
+    @admin.display(description="command (as a spectator reads it)")
+    def command_spectator(self, obj: Action) -> str:
+        return json.dumps(_command_shown(obj.game)(obj), ensure_ascii=False)
+
+    @admin.display(description="events (as a spectator reads them)")
+    def events_spectator(self, obj: Action) -> str:
+        return json.dumps(_events_shown(obj.game, obj), ensure_ascii=False)
 
     def has_add_permission(self, request):
         return False

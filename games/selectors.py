@@ -14,6 +14,7 @@ from .engines.base import RulesError
 from .engines.registry import get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, RejoinCode, Seat, SeatToken
+from .redaction import action_redacted, reveals_all, seed_public
 from .tokens import hash_token, normalize_join_code
 
 
@@ -137,6 +138,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "max_players": engine.max_players,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
+        "seed": seed_public(game),  # published once the game is finished (games/redaction.py), so anyone can verify it
     }
 
 
@@ -186,20 +188,22 @@ def get_state_response(*, game: Game, seat: int | None, protocol: bool = False, 
     if protocol and game.state is not None:
         document = get_engine(game.kind).protocol_state(game.state, seat=seat)
         if document is not None:
-            document = protocol_document(game=game, document=document, geography=geography)
+            document = protocol_document(game=game, document=document, geography=geography, viewer=seat)
     payload = state_payload(game=game, seat=seat, document=document)  # the view only when no document replaces it
     payload.pop("status")
     return {"response": "get-state-response", "status": "ok", **payload}
 
 
-def protocol_document(*, game: Game, document: dict[str, Any], geography: bool) -> dict[str, Any]:
+def protocol_document(*, game: Game, document: dict[str, Any], geography: bool, viewer: int | None = None) -> dict[str, Any]:
     """A kind's protocol document with the notes' "list of all effectful commands made so far": every
     action of the log, in order, as ``{"sequence", "player_id", "command"}`` (``player_id`` is the acting seat
-    (the host's for the start; None for a seatless host and a game master's changes); an ``edit-state`` is shown as
-    :func:`action_json` shows it: that it happened, never the state it wrote). It goes after
-    ``current_player`` (the notes' order) when the document has one, else at the end."""
+    (the host's for the start; None for a seatless host and a game master's changes)), each command as
+    ``viewer`` may read it (games/redaction.py: another seat's hidden choices redacted while the game runs).
+    It goes after ``current_player`` (the notes' order) when the document has one, else at the end."""
+    engine, reveal = get_engine(game.kind), reveals_all(game)
     log = [
-        {"sequence": sequence, "player_id": seat, "command": command}
+        {"sequence": sequence, "player_id": seat,
+         "command": action_redacted(engine=engine, command=command, events=(), actor=seat, viewer=viewer, reveal=reveal)[0]}
         for sequence, seat, command in game.actions.order_by("sequence").values_list("sequence", "seat", "command")
     ]
     out: dict[str, Any] = {}
@@ -213,27 +217,34 @@ def protocol_document(*, game: Game, document: dict[str, Any], geography: bool) 
     return out
 
 
-def action_json(action: Action) -> dict[str, Any]:
-    """One log entry as everyone may see it. A game master's edit shows that it happened, not
-    the state it wrote (that would hold every seat's secrets)."""
-    events = action.events
-    if action.command.get("cmd") == "edit-state":
-        events = [{k: v for k, v in e.items() if k != "state"} for e in events]
+def action_json(action: Action, *, engine=None, viewer: int | None = None, reveal: bool = False) -> dict[str, Any]:
+    """One log entry as ``viewer`` (a seat; None: a spectator) may read it (games/redaction.py): another
+    seat's private arguments and event fields are null while the game runs (``reveal``: it is finished);
+    a game master's edit shows that it happened, not the state it wrote (that would hold every seat's secrets)."""
+    if engine is None and not reveal:
+        engine = get_engine(action.game.kind)
+    command, events = action_redacted(
+        engine=engine, command=action.command, events=action.events, actor=action.seat, viewer=viewer, reveal=reveal,
+    )
     return {
         "sequence": action.sequence,
         "seat": action.seat,
-        "command": action.command,
+        "command": command,
         "events": events,
         "created_at": action.created_at.isoformat(),
     }
 
 
-def actions_after(*, game: Game, after: int, limit: int = 1000) -> list[dict[str, Any]]:
-    return [action_json(a) for a in game.actions.filter(sequence__gt=after).order_by("sequence")[:limit]]
+def actions_after(*, game: Game, after: int, viewer: int | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+    """The log after ``after`` as ``viewer`` may read it."""
+    engine, reveal = get_engine(game.kind), reveals_all(game)
+    return [action_json(a, engine=engine, viewer=viewer, reveal=reveal)
+            for a in game.actions.filter(sequence__gt=after).order_by("sequence")[:limit]]
 
 
-def replay_step(*, game: Game, step: int) -> dict[str, Any]:
-    """The spectator's view after action ``step`` (1 = start), rebuilt from the log."""
+def replay_step(*, game: Game, step: int, viewer: int | None = None) -> dict[str, Any]:
+    """The spectator's view after action ``step`` (1 = start), rebuilt from the log; the step's action as
+    ``viewer`` may read it."""
     from .errors import Conflict, ServiceError
     from .replay import game_replay_step
 
@@ -248,7 +259,7 @@ def replay_step(*, game: Game, step: int) -> dict[str, Any]:
         "step": step,
         "last": game.version,
         "status": game.status,
-        "action": action_json(action),
+        "action": action_json(action, engine=get_engine(game.kind), viewer=viewer, reveal=reveals_all(game)),
         "state": get_engine(game.kind).view(state, seat=None),
     }
 

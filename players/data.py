@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.engines.base import RulesError
 from games.engines.registry import get_engine
 from games.models import Action, Game, Seat
+from games.redaction import reveals_all, seed_public
 from games.selectors import action_json
 from games.services import seat_device_tokens_revoke
 
@@ -27,8 +28,9 @@ EXPORT_FORMAT = "junction/my-data@1"
 
 def account_export(*, user) -> dict[str, Any]:
     """The player's account, settings, ratings and every game they sat in (its kind, code,
-    options, seed, status, the seats' names, the player's seats and the whole log as the game's
-    log shows it to everyone)."""
+    options, status, the seats' names, the player's seats and the whole log as the game's log shows
+    it to one of those seats: games/redaction.py keeps other seats' hidden choices back while a game
+    runs, and its seed until it is finished)."""
     profile = Profile.objects.filter(user=user).first()
     held: dict[int, list[int]] = {}
     for game_id, index in Seat.objects.filter(user=user).order_by("game_id", "index").values_list("game_id", "index"):
@@ -36,19 +38,20 @@ def account_export(*, user) -> dict[str, Any]:
     games = []
     for game in Game.objects.filter(pk__in=held).order_by("created_at", "id"):
         seats = list(game.seats.order_by("index"))
+        engine, reveal, mine = _engine(game.kind), reveals_all(game), held[game.pk]
         games.append({
             "kind": game.kind,
             "title": _title(game.kind),
             "code": game.code,
             "status": game.status,
             "options": game.options,
-            "seed": game.seed,
+            "seed": seed_public(game),
             "created_at": _iso(game.created_at),
             "started_at": _iso(game.started_at),
             "finished_at": _iso(game.finished_at),
             "seats": [{"index": s.index, "name": s.name, "is_bot": s.is_bot} for s in seats],
             "my_seats": held[game.pk],
-            "log": [action_json(a) for a in Action.objects.filter(game_id=game.pk).order_by("sequence")],
+            "log": _log(game, engine=engine, reveal=reveal, seats=mine),
         })
     return {
         "format": EXPORT_FORMAT,
@@ -83,6 +86,25 @@ def _settings(profile: Profile | None) -> dict[str, Any]:
     """Every setting of the player's profile (a player who never saved one has the defaults)."""
     fields = [f for f in Profile._meta.concrete_fields if f.name not in ("id", "user")]
     return {f.attname: getattr(profile, f.attname) if profile else f.get_default() for f in fields}
+
+
+def _engine(kind: str):
+    try:
+        return get_engine(kind)
+    except RulesError:
+        return None
+
+
+def _log(game: Game, *, engine, reveal: bool, seats: list[int]) -> list[dict[str, Any]]:
+    """The game's whole log as the player's seats read it (an action of one of them as that seat)."""
+    out = []
+    for action in Action.objects.filter(game_id=game.pk).order_by("sequence"):
+        if engine is None and not reveal:  # a kind no engine serves: nothing says what is private, so only the command's name
+            out.append({**action_json(action, engine=None, reveal=True), "command": {"cmd": action.command.get("cmd")}, "events": []})
+            continue
+        viewer = action.seat if action.seat in seats else seats[0]
+        out.append(action_json(action, engine=engine, viewer=viewer, reveal=reveal))
+    return out
 
 
 def _title(kind: str) -> str:

@@ -138,6 +138,11 @@ class GameSummarySerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock: seconds per turn (null: no clock).")
+    seed = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seed of the game's random draws: null until the game is finished, then published so anyone can "
+        "replay the log and verify every draw.",
+    )
 
 
 class GameCreatedSerializer(GameSummarySerializer):
@@ -246,7 +251,10 @@ class SeatChangedSerializer(serializers.Serializer):
 class ActionSerializer(serializers.Serializer):
     sequence = serializers.IntegerField()
     seat = serializers.IntegerField(allow_null=True)
-    command = serializers.DictField()
+    command = serializers.DictField(
+        help_text="The command as you may read it: while the game runs, another seat's private arguments are null and "
+        "named in the command's \"hidden\" list (GET /api/kinds marks them \"private\")."
+    )
     events = serializers.ListField(child=serializers.DictField())
     created_at = serializers.DateTimeField()
 

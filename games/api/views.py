@@ -477,7 +477,8 @@ class ActionsView(APIView):
         except ValueError:
             raise ServiceError("invalid-request", "after must be a whole number ≥ 0.") from None
         game = selectors.game_get(code=code)
-        return Response(selectors.actions_after(game=game, after=after))
+        viewer = actor_for(request, game).seat  # another seat's hidden choices are redacted (games/redaction.py)
+        return Response(selectors.actions_after(game=game, after=after, viewer=viewer))
 
 
 class ReplayView(APIView):
@@ -495,4 +496,5 @@ class ReplayView(APIView):
         except ValueError:
             raise ServiceError("invalid-request", "step must be a whole number.") from None
         game = selectors.game_get(code=code)
-        return Response(selectors.replay_step(game=game, step=step))
+        viewer = actor_for(request, game).seat  # the step's action as this seat may read it
+        return Response(selectors.replay_step(game=game, step=step, viewer=viewer))

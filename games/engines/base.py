@@ -124,6 +124,10 @@ class Engine:
     commands: ClassVar[tuple[CommandSpec, ...]] = ()
     # The top-level fields of view(state, seat) (for /api/schema/'s state of this kind).
     view_fields: ClassVar[tuple[Field, ...]] = ()
+    # Hidden information in the log (docs/SECRETS.md), declared beside the commands: a command's
+    # private arguments are its specs' ``Arg(private=True)``; these are the events' private fields,
+    # by event type: only the event's ``seat`` (else the acting seat) reads them while the game runs.
+    private_events: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -217,6 +221,40 @@ class Engine:
 
     def is_finished(self, state: State) -> bool:
         raise NotImplementedError
+
+    # -- hidden information ------------------------------------------------
+    def redact_action(self, command: Command, events: list[Event], *, actor: int | None, viewer: int | None) -> tuple[Command, list[Event]]:
+        """A logged action as ``viewer`` (None: a spectator) may read it while the game runs: the
+        command's private arguments (its spec's ``Arg(private=True)``) and the events' private fields
+        (``private_events``) of another seat become null, named in ``"hidden"``. Returns the inputs
+        themselves when nothing is hidden from this viewer (no copy)."""
+        if viewer is None or viewer != actor:
+            spec = self.command_table.get(command.get("cmd")) if self.commands else None
+            names = [n for n in (spec.private_args if spec else ()) if n in command]
+            if names:
+                command = {**command, **dict.fromkeys(names), "hidden": names}
+        if self.private_events:
+            out = None
+            for i, event in enumerate(events):
+                fields = self.private_events.get(event.get("type")) if isinstance(event, dict) else None
+                if not fields:
+                    continue
+                owner = event.get("seat", actor)
+                names = [n for n in fields if n in event]
+                if names and (viewer is None or viewer != owner):
+                    out = list(events) if out is None else out
+                    out[i] = {**event, **dict.fromkeys(names), "hidden": names}
+            if out is not None:
+                events = out
+        return command, events
+
+    def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
+        """What each seat holds hidden now (None: the decks, hidden from everyone), as probes: each a
+        small JSON pattern that matches a dict of any document holding it (every key equal, or the value
+        in a list there; the key ``"*"`` matches any string equal to it). The leak test
+        (tests/e2e/test_leaks.py) looks for every other seat's probes in everything a seat can read.
+        Default: nothing is hidden."""
+        return {}
 
     # -- the result (for ratings) ------------------------------------------
     def standings(self, state: State) -> list[int]:

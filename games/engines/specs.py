@@ -268,15 +268,22 @@ class Field:
             out["nullable"] = True
         if self.help:
             out["description"] = self.help
+        if getattr(self, "private", False):
+            out["description"] = (self.help + " " if self.help else "") + (
+                "Private: other seats read it in the log as null (listed in the command's \"hidden\") until the game ends."
+            )
         return out
 
 
 @dataclass(frozen=True)
 class Arg(Field):
     """A command's argument. ``code``: the error code of a missing or ill-shaped value
-    (``invalid-command`` unless the kind kept a code of its own for it)."""
+    (``invalid-command`` unless the kind kept a code of its own for it). ``private``: a hidden
+    choice (a discarded contract, the cards thrown away): while the game runs, only the seat that
+    sent it reads it in the log; every other reader gets it redacted (games/redaction.py)."""
 
     code: str = "invalid-command"
+    private: bool = False
 
 
 def object_schema(fields: Iterable[Field], *, closed: bool) -> JsonSchema:
@@ -325,6 +332,11 @@ class CommandSpec:
             if wrong is not None:
                 raise RulesError(arg.code, f"Command {self.name!r}: {arg.name!r} {wrong}.")
 
+    @property
+    def private_args(self) -> tuple[str, ...]:
+        """The arguments only the sending seat reads in the log while the game runs."""
+        return tuple(a.name for a in self.args if a.private)
+
     def to_json(self) -> dict[str, Any]:
         """What ``GET /api/kinds`` says of this command."""
         return {
@@ -336,6 +348,7 @@ class CommandSpec:
                     "help": a.help,
                     "optional": a.optional,
                     "nullable": a.nullable,
+                    "private": a.private,
                     "schema": a.type.schema(),
                 }
                 for a in self.args

@@ -67,7 +67,7 @@ COMMANDS = (
     CommandSpec(
         "discard-cards",
         "With the extra-starting-cards rule: at your first normal turn, discard 2 of your 5 cards.",
-        (Arg("cards", ListOf(CARD, min_items=1, max_items=5, unique=True), "The cards' ids."),),
+        (Arg("cards", ListOf(CARD, min_items=1, max_items=5, unique=True), "The cards' ids.", private=True),),
     ),
     CommandSpec("discard-hand", "Instead of your turn: discard all your cards and draw as many new ones; your turn ends."),
     CommandSpec("end-turn", "End your turn."),

@@ -662,6 +662,16 @@ class ResourcefulRails(Engine):
 
     # -- views -------------------------------------------------------------------------------------------
 
+    def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
+        """Each hand (its cards by id, and as the view shows them), and the deck's next three cards."""
+        def probes(ids: list[int]) -> list[dict[str, Any]]:
+            cards = data.cards()
+            return [p for c in ids for p in ({"card": c}, {"cards": c}, {"id": c, "demands": cards[c]["demands"]})]
+
+        out: dict[int | None, list[dict[str, Any]]] = {p["seat"]: probes(p["hand"]) for p in state["players"]}
+        out[None] = probes(state["deck"][-3:])
+        return out
+
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
         core = data.core()
         active = None if state["finished"] else state["active"]

@@ -1415,6 +1415,20 @@ class Runerail(Engine):
 
     # -- views -------------------------------------------------------------------------------------------
 
+    def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
+        """Each hand, the foremen dealt to a seat in the draft, the foreman drawn in a pending hire and the
+        Halfling's ships drawn (every such id is unique text); the decks' next three cards."""
+        out: dict[int | None, list[Any]] = {p["seat"]: list(p["hand"]) for p in state["players"]}
+        if state["draft"] is not None:
+            for seat, dealt in state["draft"]["dealt"].items():
+                out[int(seat)] += dealt
+        if state["hire"] is not None:
+            out[state["hire"]["seat"]].append(state["hire"]["drawn"])
+        if state.get("ship_offer"):
+            out[state["ship_offer"]["seat"]] += state["ship_offer"]["ships"]
+        out[None] = [*state["deck"][-3:], *state["foreman_deck"][-3:], *(state.get("ship_deck") or [])[-3:]]
+        return {seat: [{"*": i} for i in ids if i is not None] for seat, ids in out.items()}
+
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
         core = data.core()
         active = None if state["finished"] else state["active"]

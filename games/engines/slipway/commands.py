@@ -22,7 +22,7 @@ COMMANDS = (
         "discard-contract",
         "Discard one of your government contracts (owed after the queue's marked cube removals, at the start "
         "of your turn).",
-        (Arg("contract", TILE_ID, "The contract's id."),),
+        (Arg("contract", TILE_ID, "The contract's id.", private=True),),
     ),
     CommandSpec(
         "choose",

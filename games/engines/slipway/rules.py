@@ -1174,6 +1174,13 @@ class Slipway(Engine):
     def content(self) -> dict[str, Any]:
         return data.content()
 
+    def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
+        """Each seat's government contracts (secret until the game ends) and the contracts never dealt."""
+        out: dict[int | None, list[dict[str, Any]]] = {
+            i: [{"*": c} for c in p["contracts"]] for i, p in enumerate(state["players"])}
+        out[None] = [{"*": c} for c in state.get("contract_supply", [])]
+        return out
+
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
         turn = state["turn"]
         players = []

@@ -26,7 +26,8 @@ COMMANDS = (
     CommandSpec(
         "rank-starting-routes",
         "Setup: rank three starting routes, your favourite first (the app settles who gets which).",
-        (Arg("choices", ListOf(ROUTE, min_items=1, max_items=3), "Starting routes, best first.", code="bad-choices"),),
+        (Arg("choices", ListOf(ROUTE, min_items=1, max_items=3), "Starting routes, best first.", code="bad-choices",
+             private=True),),
     ),
     CommandSpec(
         "place-engine",

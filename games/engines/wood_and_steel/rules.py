@@ -1518,6 +1518,22 @@ class WoodAndSteelEngine(Engine):
 
         return listing(self, state, seat)
 
+    def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
+        """A seat's offers and its held private contracts (what each is: commodity and destination; the
+        ids are public) unless the game shows private contracts, and its ranking of starting routes
+        while the others still rank."""
+        out: dict[int | None, list[dict[str, Any]]] = {p["seat"]: [] for p in state["players"]}
+        public_private = state["options"].get("private_contracts_public", False)
+        for c in state["contracts"]:
+            if c["holder"] is None or c["holder"] not in out:
+                continue
+            if c["status"] == "offered" or (c["type"] == "private" and c["status"] == "held" and not public_private):
+                out[c["holder"]].append({"id": c["id"], "commodity": c["commodity"], "destination": c["destination"]})
+        if state["phase"] == "ranking":
+            for p in state["players"]:
+                out[p["seat"]] += [{"choices": r} for r in p["choices"] or []]
+        return out
+
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
         from .views import build_view
 

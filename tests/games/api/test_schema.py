@@ -63,7 +63,8 @@ def test_every_kind_has_its_options_commands_and_state(schema):
             assert body["description"] == spec.help and body["additionalProperties"] is False
             assert body["properties"]["cmd"]["enum"] == [spec.name]
             for arg in spec.args:
-                assert body["properties"][arg.name]["description"] == arg.help
+                described = body["properties"][arg.name]["description"]
+                assert described.startswith(arg.help) and ("Private:" in described) == arg.private, (spec.name, arg.name)
             assert set(body["required"]) == {"cmd", *(a.name for a in spec.args if not a.optional)}
             assert {"command_id", "expected_version"} <= set(body["properties"])
         state = components[f"{name}State"]
@@ -181,7 +182,7 @@ def test_kinds_lists_every_command_with_its_help_from_the_specs(api_client):
         assert all(c["help"] for c in listed)
     toy = kinds["toy"]["commands"]
     assert toy == [{"cmd": "add", "help": "Add 1, 2 or 3 to the counter.", "args": [
-        {"name": "n", "help": "How much to add.", "optional": False, "nullable": False,
+        {"name": "n", "help": "How much to add.", "optional": False, "nullable": False, "private": False,
          "schema": {"type": "integer", "minimum": 1, "maximum": 3}}]}]
     assert "undo" in [c["cmd"] for c in kinds["wood-and-steel"]["commands"]]  # a turn_key: the platform's undo
     assert "undo" not in [c["cmd"] for c in kinds["locomotive-werks"]["commands"]]

@@ -31,12 +31,11 @@ from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
 from .api.throttling import fixed_window, parse_rate
 from .errors import (
-    DATABASE_BUSY_MESSAGE,
     DATABASE_BUSY_RETRY_AFTER,
     INTERNAL_ERROR_MESSAGE,
     ServiceError,
     Unauthorized,
-    database_busy,
+    database_fault,
 )
 from .tokens import hash_token
 
@@ -59,12 +58,18 @@ def _connect_in_time(began: float) -> None:
         raise ConnectExpired
 
 
-# The answer when the database could not lend a connection in time (games.errors.database_busy).
-BUSY_FRAME = {
-    "type": "error",
-    "error": {"code": "database-busy", "message": DATABASE_BUSY_MESSAGE},
-    "retry_after": DATABASE_BUSY_RETRY_AFTER,
-}
+
+
+def fault_frame(exc: BaseException) -> dict[str, Any] | None:
+    """The answer when the database cannot serve now (games.errors.database_fault): no
+    connection in time (``database-busy``) or the server gone away (``database-unavailable``);
+    None for anything else."""
+    fault = database_fault(exc)
+    if fault is None:
+        return None
+    code, message = fault
+    return {"type": "error", "error": {"code": code, "message": message}, "retry_after": DATABASE_BUSY_RETRY_AFTER}
+
 log = logging.getLogger(__name__)
 
 
@@ -120,12 +125,13 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self.close(code=4000 + exc.status)
             return
         except Exception as exc:
-            if not database_busy(exc):
+            frame = fault_frame(exc)
+            if frame is None:
                 raise
-            # No database connection now: say so, and close as "try again later" (the page's
-            # socket reconnects by itself).
+            # No database now: say so, and close as "try again later" (the page's socket
+            # reconnects by itself).
             await self.accept()
-            await self._send_json(BUSY_FRAME)
+            await self._send_json(frame)
             await self.close(code=1013)
             return
         self.view_key = broadcast.view_key(self.actor.seat)
@@ -146,9 +152,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         try:
             await self._send_snapshot()
         except Exception as exc:
-            if not database_busy(exc):
+            frame = fault_frame(exc)
+            if frame is None:
                 raise
-            await self._send_json(BUSY_FRAME)
+            await self._send_json(frame)
             await self.close(code=1013)
             return
         if self.seat_id is not None and not self.lost:
@@ -307,8 +314,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             try:
                 response = await self._answer(body)
             except Exception as exc:
-                if database_busy(exc):  # no connection in time: the socket stays; the client retries
-                    return dict(BUSY_FRAME), outbox
+                frame = fault_frame(exc)
+                if frame is not None:  # busy or gone away: the socket stays; the client retries
+                    return frame, outbox
                 # a defect: answer it like the HTTP API's 500 handler would
                 log.exception("command failed in game %s", self.code)
                 response = {"type": "error", "error": {"code": "internal-error", "message": INTERNAL_ERROR_MESSAGE}}

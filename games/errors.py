@@ -79,3 +79,43 @@ def database_busy(exc: BaseException) -> bool:
             return True
         current = current.__cause__ or current.__context__
     return False
+
+
+DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable for a moment; send it again shortly (with the same command_id)."
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` means the PostgreSQL server went away under this request: the connection
+    refused, lost or shut down (a restart, an administrator's shutdown, a terminated backend),
+    a statement cancelled, a serialization failure: psycopg's ``OperationalError`` and
+    ``InterfaceError``, and Django's wrapping them. A move is one statement or one transaction
+    (``store.move_save``), rolled back with the connection: nothing of it is half applied. Only
+    a commit whose answer was lost while the server went down may have happened (the write path
+    asks the log on a fresh connection, which may fail too), so the command is sent again with
+    the same ``command_id``: it applies once, or answers what it did. The edges answer 503
+    ``database-unavailable`` with ``Retry-After``. A busy database (:func:`database_busy`) is
+    not this; SQLite's errors are not either (an SQL error there is a defect)."""
+    if database_busy(exc):
+        return False
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def database_fault(exc: BaseException) -> tuple[str, str] | None:
+    """The edges' answer to a database that cannot serve now: (code, message) for a 503 with
+    ``Retry-After`` (or the socket's error frame), or None when ``exc`` is something else."""
+    if database_busy(exc):
+        return "database-busy", DATABASE_BUSY_MESSAGE
+    if database_unavailable(exc):
+        return "database-unavailable", DATABASE_UNAVAILABLE_MESSAGE
+    return None

@@ -11,10 +11,9 @@ from django.views.defaults import page_not_found
 
 from .errors import (
     BUSY_PAGE,
-    DATABASE_BUSY_MESSAGE,
     DATABASE_BUSY_RETRY_AFTER,
     INTERNAL_ERROR_MESSAGE,
-    database_busy,
+    database_fault,
     error_body,
 )
 
@@ -54,7 +53,8 @@ def _api_error(code: str, message: str, status: int) -> JsonResponse:
 class ErrorMiddleware:
     """What a view raised and nobody answered becomes an answer a client can act on:
 
-    - a busy database (no connection in time) is a 503 with ``Retry-After``: the API's JSON
+    - a busy database (no connection in time) or one that went away (``database-unavailable``:
+      the connection refused, lost or shut down) is a 503 with ``Retry-After``: the API's JSON
       error under ``/api``, a short page that reloads itself elsewhere;
     - any other exception under ``/api`` is the API's JSON error ``internal-error`` (500),
       never Django's HTML page, so a client always finds a ``code``;
@@ -97,9 +97,10 @@ class ErrorMiddleware:
 
     def process_exception(self, request, exception):
         api = request.path.startswith("/api/")
-        if database_busy(exception):
+        fault = database_fault(exception)
+        if fault is not None:
             if api:
-                response = _api_error("database-busy", DATABASE_BUSY_MESSAGE, 503)
+                response = _api_error(*fault, 503)
             else:
                 response = HttpResponse(BUSY_PAGE, status=503)
             response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)

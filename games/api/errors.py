@@ -10,10 +10,9 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.engines.base import RulesError
 from games.errors import (
-    DATABASE_BUSY_MESSAGE,
     DATABASE_BUSY_RETRY_AFTER,
     ServiceError,
-    database_busy,
+    database_fault,
     error_body,
 )
 
@@ -47,15 +46,16 @@ def _flatten(detail, prefix: str = "") -> list[str]:
     return [f"{label}: {detail}" if label else str(detail)]
 
 
-def database_busy_response() -> Response:
-    response = error_response("database-busy", DATABASE_BUSY_MESSAGE, status.HTTP_503_SERVICE_UNAVAILABLE)
+def database_fault_response(code: str, message: str) -> Response:
+    response = error_response(code, message, status.HTTP_503_SERVICE_UNAVAILABLE)
     response["Retry-After"] = str(DATABASE_BUSY_RETRY_AFTER)
     return response
 
 
 def exception_handler(exc, context):
-    if database_busy(exc):
-        return database_busy_response()
+    fault = database_fault(exc)  # busy, or gone away (database-unavailable): 503, retry
+    if fault is not None:
+        return database_fault_response(*fault)
     if isinstance(exc, ServiceError):
         return Response(exc.to_json(), status=exc.status)
     if isinstance(exc, RulesError):

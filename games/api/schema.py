@@ -219,7 +219,8 @@ ERROR_DESCRIPTIONS = {
     410: "Gone: the code was used or has expired.",
     413: "The body is larger than the server takes (`payload-too-large`).",
     429: "Too many requests from this address or token (`rate-limited`); `Retry-After` says when to try again.",
-    503: "The server is busy (`server-busy`, `database-busy`): nothing was done; retry after `Retry-After` seconds.",
+    503: "The server is busy (`server-busy`, `database-busy`) or its database went away (`database-unavailable`): "
+    "retry after `Retry-After` seconds, with the same `command_id` (a command applies once).",
 }
 RETRY_AFTER = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before retrying."}}
 

@@ -340,6 +340,12 @@ JUNCTION_COMMAND_RATE = os.environ.get("JUNCTION_COMMAND_RATE", "1200/min")
 JUNCTION_COMMAND_SEAT_RATE = os.environ.get("JUNCTION_COMMAND_SEAT_RATE", "600/min")
 JUNCTION_READ_RATE = os.environ.get("JUNCTION_READ_RATE", "1200/min")
 JUNCTION_READ_SEAT_RATE = os.environ.get("JUNCTION_READ_SEAT_RATE", "600/min")
+# A big read (a state, get-state, the log, a replay step, a kind's content) costs one read token per
+# started JUNCTION_READ_PRICE_BYTES of JSON (0: one token whatever its size); a 304 costs one.
+JUNCTION_READ_PRICE_BYTES = int(os.environ.get("JUNCTION_READ_PRICE_BYTES", "65536") or "0")
+# Those reads' serialised bytes are kept per game version and viewer in each process (games/readcache.py),
+# at most this many bytes in all (0: nothing kept).
+JUNCTION_READ_CACHE_BYTES = int(os.environ.get("JUNCTION_READ_CACHE_BYTES", str(32 * 1024 * 1024)) or "0")
 # Lobby games nobody started, joined or changed for this many seconds become abandoned
 # (manage.py expire_lobby_games; the Procfile's scheduler runs it hourly).
 JUNCTION_LOBBY_TTL = int(os.environ.get("JUNCTION_LOBBY_TTL", "86400") or "86400")

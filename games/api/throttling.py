@@ -16,6 +16,13 @@ seat token is presented, also per seat. When the cache fails (Redis down or slow
 goes on in this process's memory for ``FALLBACK_FOR`` seconds before the cache is tried
 again: limits stay in force per process, no request waits on a dead Redis more than once
 in that time, and none is answered 500 for it.
+
+**Reads are priced by their size** (:func:`read_price`): a read of the big public documents (a
+game's state, the notes' get-state, the log, a replay step, a kind's content) costs one token of
+the read limits per started ``JUNCTION_READ_PRICE_BYTES`` of JSON it sends, with or without a
+token, so a flood of big reads is refused sooner than a flood of small ones. The throttle takes
+the first token before the view runs (a refused read costs no query); the view charges the rest
+once it knows the size (:func:`read_charge`). A 304 costs the first token only.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import functools
 import hashlib
 import ipaddress
 import logging
+import math
 import threading
 import time
 
@@ -32,6 +40,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.exceptions import ImproperlyConfigured
+from rest_framework.exceptions import Throttled
 from rest_framework.throttling import BaseThrottle
 
 log = logging.getLogger(__name__)
@@ -117,21 +126,21 @@ _shared_lock = threading.Lock()
 _last_warning = 0.0
 
 
-def _count_in(cache, key: str, ttl: int) -> int:
+def _count_in(cache, key: str, ttl: int, cost: int = 1) -> int:
     cache.add(key, 0, timeout=ttl)
     try:
-        return cache.incr(key)
+        return cache.incr(key, cost)
     except ValueError:  # expired between add and incr: a fresh window
-        cache.add(key, 1, timeout=ttl)
-        return 1
+        cache.add(key, cost, timeout=ttl)
+        return cost
 
 
-def _count(key: str, ttl: int) -> int:
-    """Count one hit of ``key``: in the shared cache, or in this process when that fails."""
+def _count(key: str, ttl: int, cost: int = 1) -> int:
+    """Count ``cost`` hits of ``key``: in the shared cache, or in this process when that fails."""
     global _shared_down_until, _last_warning
     if time.monotonic() >= _shared_down_until:
         try:
-            return _count_in(caches["default"], key, ttl)
+            return _count_in(caches["default"], key, ttl, cost)
         except Exception as exc:  # any failure of the cache backend (redis ConnectionError, TimeoutError, ...)
             now = time.monotonic()
             with _shared_lock:
@@ -141,7 +150,7 @@ def _count(key: str, ttl: int) -> int:
                     _last_warning = now
             if warn:
                 log.warning("rate limits: the cache failed (%r); counting in this process for now", exc)
-    return _count_in(FALLBACK, key, ttl)
+    return _count_in(FALLBACK, key, ttl, cost)
 
 
 def fixed_window(now: float, duration: int) -> tuple[int, float]:
@@ -151,30 +160,30 @@ def fixed_window(now: float, duration: int) -> tuple[int, float]:
     return window, max(1.0, (window + 1) * duration - now)
 
 
-def hit(scope: str, ident: str, rate: str | None, now: float | None = None) -> float | None:
-    """Count one request of ``ident`` under ``scope``; None when within ``rate``, else the
-    seconds until its window ends."""
+def hit(scope: str, ident: str, rate: str | None, now: float | None = None, cost: int = 1) -> float | None:
+    """Count a request of ``ident`` under ``scope`` (``cost`` tokens of ``rate``: one, unless it is
+    priced); None when within ``rate``, else the seconds until its window ends."""
     parsed = parse_rate(rate)
     if parsed is None:
         return None
     limit, duration = parsed
     now = time.time() if now is None else now
     window, left = fixed_window(now, duration)
-    count = _count(f"rl:{scope}:{ident}:{window}", duration + 1)
+    count = _count(f"rl:{scope}:{ident}:{window}", duration + 1, cost)
     if count <= limit:
         return None
-    if count == limit + 1:  # once per window, not once per refused request
+    if count - cost <= limit:  # once per window (the request that crossed it), not once per refused request
         log.info("rate limit %s (%s) reached by %s", scope, rate, ident)
     return left
 
 
-def check(scope: str, *, address: str, seat: str | None, now: float | None = None) -> float | None:
+def check(scope: str, *, address: str, seat: str | None, now: float | None = None, cost: int = 1) -> float | None:
     """Count a request of ``scope`` by ``address`` (and ``seat``, a :func:`seat_key`, if any)
-    against ``LIMITS[scope]``; None when allowed, else the seconds to wait."""
+    against ``LIMITS[scope]``, ``cost`` tokens of each; None when allowed, else the seconds to wait."""
     address_rate, seat_rate = (getattr(settings, name) if name else None for name in LIMITS[scope])
-    waits = [hit(scope, address_key(address), address_rate, now)]
+    waits = [hit(scope, address_key(address), address_rate, now, cost)]
     if seat:
-        waits.append(hit(f"{scope}-seat", seat, seat_rate, now))
+        waits.append(hit(f"{scope}-seat", seat, seat_rate, now, cost))
     waits = [w for w in waits if w is not None]
     return max(waits) if waits else None
 
@@ -186,6 +195,25 @@ LIMITS: dict[str, tuple[str, str | None]] = {
     "command": ("JUNCTION_COMMAND_RATE", "JUNCTION_COMMAND_SEAT_RATE"),
     "read": ("JUNCTION_READ_RATE", "JUNCTION_READ_SEAT_RATE"),
 }
+
+
+def read_price(size: int) -> int:
+    """The tokens of the read limits a read of ``size`` bytes costs: one per started
+    ``JUNCTION_READ_PRICE_BYTES`` (64 KiB by default), at least one; one when pricing is off (0)."""
+    unit = settings.JUNCTION_READ_PRICE_BYTES
+    return max(1, math.ceil(size / unit)) if unit > 0 else 1
+
+
+def read_charge(request, *, size: int, paid: int = 1) -> None:
+    """Charge a read of ``size`` bytes what its price adds to the ``paid`` tokens its throttle already
+    took (:class:`ReadRateThrottle`, :class:`CommandOrReadThrottle` for a get-state); raises DRF's
+    ``Throttled`` (429 ``rate-limited`` with ``Retry-After``) when that passes a read limit."""
+    extra = read_price(size) - paid
+    if extra <= 0:
+        return
+    wait = check("read", address=client_address(request), seat=seat_key(_bearer(request)), cost=extra)
+    if wait is not None:
+        raise Throttled(wait=wait)
 
 
 def command_allowed(*, address: str, seat_key: str | None) -> float | None:
@@ -249,9 +277,27 @@ class CommandRateThrottle(LimitThrottle):
     methods = frozenset({"POST"})
 
 
+class CommandOrReadThrottle(CommandRateThrottle):
+    """``POST …/commands`` and ``POST /api``: a command, except that a ``{"cmd": "get-state"}`` body is a
+    read, counted against the read limits (its first token; the view charges the rest of its price,
+    :func:`read_charge`)."""
+
+    def allow_request(self, request, view):
+        try:
+            body = request.data
+        except Exception:  # not JSON, too big...: counted as a command, then answered as the parser's error
+            self.scope = "command"
+            if not super().allow_request(request, view):
+                return False
+            raise
+        self.scope = "read" if isinstance(body, dict) and body.get("cmd") == "get-state" else "command"
+        return super().allow_request(request, view)
+
+
 class ReadRateThrottle(LimitThrottle):
-    """State polls, the log, replay steps, summaries and the lobby list (``JUNCTION_READ_RATE``
-    per address, ``JUNCTION_READ_SEAT_RATE`` per seat)."""
+    """State polls, the log, replay steps, a kind's content, summaries and the lobby list
+    (``JUNCTION_READ_RATE`` per address, ``JUNCTION_READ_SEAT_RATE`` per seat): one token each here,
+    the big ones the rest of their price in the view (:func:`read_charge`)."""
 
     scope = "read"
     methods = frozenset({"GET", "HEAD"})

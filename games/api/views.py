@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
+from django.http import HttpResponse, HttpResponseNotModified
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.decorators import method_decorator
 from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
@@ -13,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import readcache, selectors, services
 from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
@@ -21,10 +23,17 @@ from games.errors import Forbidden, NotFound, ServiceError, Unauthorized
 from games.tokens import normalize_join_code
 
 from . import serializers as s
-from .throttling import CommandRateThrottle, CreateRateThrottle, JoinRateThrottle, ReadRateThrottle
+from .throttling import (
+    CommandOrReadThrottle,
+    CommandRateThrottle,
+    CreateRateThrottle,
+    JoinRateThrottle,
+    ReadRateThrottle,
+    read_charge,
+)
 
 # Every operation that reads the database may also answer 503 database-busy (with Retry-After),
-# and every one but the kinds 429 rate-limited (with Retry-After; games/api/throttling.py).
+# and every one but GET /api/kinds 429 rate-limited (with Retry-After; games/api/throttling.py).
 GAME_CODE = re.compile(GameCodeConverter.regex)  # what can be a join code, as the routes' <gamecode:…> take it
 ERRORS = {400: s.ErrorSerializer, 401: s.ErrorSerializer, 403: s.ErrorSerializer, 404: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer}
 TOKEN_PARAM = OpenApiParameter(
@@ -71,6 +80,30 @@ def validated(serializer_class, request):
     return serializer.validated_data
 
 
+def read_response(request, *, key: readcache.ReadKey, build) -> HttpResponse:
+    """A big read from its kept bytes (games/readcache.py; ``build`` makes them on a miss): 304 with no
+    body when ``If-None-Match`` names its ETag (the first read token only), else the JSON, charged the
+    rest of its price against the read limits (games/api/throttling.py: 429 past them)."""
+    body = readcache.read_bytes(key=key, build=build)
+    if readcache.etag_matches(if_none_match=request.headers.get("If-None-Match"), etag=key.etag):
+        response = HttpResponseNotModified()
+    else:
+        read_charge(request, size=len(body))
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = key.etag
+    return response
+
+
+def game_read_response(request, *, game, seat: int | None, ask: tuple, build) -> HttpResponse:
+    """:func:`read_response` for what ``seat`` (resolved from the token on this request; None: a
+    spectator) asked of ``game``: kept per version and viewer; a browser keeps it, asking again with
+    its ETag (``no-cache``), per token (``Vary: Authorization``)."""
+    response = read_response(request, key=readcache.read_key(game=game, seat=seat, ask=ask), build=build)
+    response["Cache-Control"] = "private, no-cache"
+    patch_vary_headers(response, ["Authorization"])
+    return response
+
+
 class KindsView(APIView):
     @extend_schema(
         responses={200: s.KindSerializer(many=True)},
@@ -86,8 +119,10 @@ class KindsView(APIView):
 # compressing them cannot leak one (BREACH); pages with a CSRF token stay uncompressed.
 @method_decorator(gzip_page, name="dispatch")
 class KindContentView(APIView):
+    throttle_classes = [ReadRateThrottle]
+
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 304: None, 404: s.ErrorSerializer},
+        responses={200: OpenApiTypes.OBJECT, 304: None, 404: s.ErrorSerializer, 429: s.ErrorSerializer},
         summary="A kind's content: its map and what pages draw and name (the rail games)",
         description="The same for every game of the kind, so it is cached: `ETag` is its `version` (a game's view "
         "names it as `content_version`); send `If-None-Match` to get 304.",
@@ -98,14 +133,8 @@ class KindContentView(APIView):
         if content is None:
             raise NotFound("no-content", f"{engine.title} has no content to fetch.")
         body = content()
-        etag = f'"{body["version"]}"'
         # Compressed, the ETag goes out weak (W/"…"); either form names the same content.
-        asked = {t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")}
-        if etag in asked:
-            response = Response(status=status.HTTP_304_NOT_MODIFIED)
-        else:
-            response = Response(body)
-        response["ETag"] = etag
+        response = read_response(request, key=readcache.content_read_key(kind=kind, version=body["version"]), build=lambda: body)
         response["Cache-Control"] = "public, max-age=3600"
         return response
 
@@ -331,25 +360,27 @@ class StartView(APIView):
 class StateView(APIView):
     throttle_classes = [ReadRateThrottle]
 
-    @extend_schema(parameters=[TOKEN_PARAM], responses={200: s.StateSerializer, **ERRORS}, summary="Your view of the game (no token: spectator)")
+    @extend_schema(parameters=[TOKEN_PARAM], responses={200: s.StateSerializer, 304: None, **ERRORS}, summary="Your view of the game (no token: spectator)")
     def get(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        return Response(selectors.state_payload(game=game, seat=actor.seat))
+        return game_read_response(request, game=game, seat=actor.seat, ask=("state",),
+                                  build=lambda: selectors.state_payload(game=game, seat=actor.seat))
 
 
 class CommandsView(APIView):
-    throttle_classes = [CommandRateThrottle]
+    throttle_classes = [CommandOrReadThrottle]
 
     @extend_schema(
         request=s.CommandSerializer,
         parameters=[TOKEN_PARAM],
-        responses={200: s.CommandResultSerializer, 409: s.ErrorSerializer, **ERRORS},
+        responses={200: s.CommandResultSerializer, 304: None, 409: s.ErrorSerializer, **ERRORS},
         summary="Send a command",
         description=(
             "Body: `{\"cmd\": \"<name>\", ...arguments, \"command_id\"?: str, \"expected_version\"?: int}`. "
             "Each kind's commands and their arguments: the body's schema, or GET /api/kinds. "
-            "`{\"cmd\": \"get-state\"}` returns your view. The same command again with the same `command_id` "
+            "`{\"cmd\": \"get-state\"}` returns your view (a read: with an `ETag`; `If-None-Match` naming it gets 304, "
+            "and it counts against the read limits, priced by its size). The same command again with the same `command_id` "
             "returns the first result; another command with it is 409 `command-id-reused` (`first`: the command it "
             "made); a stale `expected_version` gets 409 with the current `version`."
         ),
@@ -357,17 +388,21 @@ class CommandsView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         actor = actor_for(request, game)
-        return command_response(code=code, game=game, actor=actor, body=json_object(request))
+        return command_response(request, code=code, game=game, actor=actor, body=json_object(request))
 
 
-def command_response(*, code: str, game, actor, body: dict, protocol: bool = False, geography: bool = True) -> Response:
+def command_response(request, *, code: str, game, actor, body: dict, protocol: bool = False, geography: bool = True) -> HttpResponse:
     """A command body (its shape checked here) through the write path, or get-state: the HTTP edges' one way in.
-    ``protocol`` (POST /api): get-state answers with the kind's protocol document when it has one."""
+    ``protocol`` (POST /api): get-state answers with the kind's protocol document when it has one. A get-state
+    is a big read (:func:`game_read_response`: kept per version and viewer, ETag, 304, priced by its size)."""
     serializer = s.CommandSerializer(data=body)
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
     if data["cmd"] == "get-state":
-        return Response(selectors.get_state_response(game=game, seat=actor.seat, protocol=protocol, geography=geography))
+        return game_read_response(
+            request, game=game, seat=actor.seat, ask=("get-state", protocol, geography or not protocol),
+            build=lambda: selectors.get_state_response(game=game, seat=actor.seat, protocol=protocol, geography=geography),
+        )
     command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
     result = services.game_command(
         code=code,
@@ -383,7 +418,7 @@ class ProtocolView(APIView):
     """The fantasy rail game's server notes' protocol: every interaction a JSON POST to ``/api`` naming
     the game in the body. The same write path as ``POST /api/games/{code}/commands`` and the WebSocket."""
 
-    throttle_classes = [CommandRateThrottle]
+    throttle_classes = [CommandOrReadThrottle]
 
     @extend_schema(
         request=s.ProtocolSerializer,
@@ -394,6 +429,7 @@ class ProtocolView(APIView):
                 serializers=[s.CommandResultSerializer, s.ProtocolStateResultSerializer],
                 resource_type_field_name=None,
             ),
+            304: None,
             409: s.ErrorSerializer,
             **ERRORS,
         },
@@ -410,7 +446,8 @@ class ProtocolView(APIView):
             "sizes and discard piles, every player, the static `geography` and every player's `track`) and `you`, "
             "the caller's private part (null for a spectator); `version`, `seat` and `legal_commands` as on the "
             "other routes. The static part is large (about 340 KB): `\"geography\": false` in the get-state body "
-            "leaves it out (default true)."
+            "leaves it out (default true). A get-state is a read: it carries an `ETag` (`If-None-Match` naming it gets "
+            "304 with no body) and counts against the read limits with or without a token, one token per started 64 KiB."
         ),
     )
     def post(self, request):
@@ -434,7 +471,7 @@ class ProtocolView(APIView):
                 raise Unauthorized("token-required", "Send your seat's token (Authorization: Bearer <token>) to play as player_id.")
             held = "no seat" if actor.seat is None else f"seat {actor.seat}"
             raise Forbidden("player-mismatch", f"player_id {player_id} is not your seat: your token holds {held}.")
-        return command_response(code=code, game=game, actor=actor, body=body, protocol=True, geography=geography)
+        return command_response(request, code=code, game=game, actor=actor, body=body, protocol=True, geography=geography)
 
 
 class PlanView(APIView):
@@ -465,7 +502,7 @@ class ActionsView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Return actions with sequence > after (default 0).")],
-        responses={200: s.ActionSerializer(many=True), **ERRORS},
+        responses={200: s.ActionSerializer(many=True), 304: None, **ERRORS},
         summary="The action log after a version (what a reconnecting client fetches)",
     )
     def get(self, request, code):
@@ -478,7 +515,8 @@ class ActionsView(APIView):
             raise ServiceError("invalid-request", "after must be a whole number ≥ 0.") from None
         game = selectors.game_get(code=code)
         viewer = actor_for(request, game).seat  # another seat's hidden choices are redacted (games/redaction.py)
-        return Response(selectors.actions_after(game=game, after=after, viewer=viewer))
+        return game_read_response(request, game=game, seat=viewer, ask=("actions", after),
+                                  build=lambda: selectors.actions_after(game=game, after=after, viewer=viewer))
 
 
 class ReplayView(APIView):
@@ -486,7 +524,7 @@ class ReplayView(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("step", int, description="Action sequence to show (1 = start; default 1).")],
-        responses={200: s.ReplayStepSerializer, 409: s.ErrorSerializer, **ERRORS},
+        responses={200: s.ReplayStepSerializer, 304: None, 409: s.ErrorSerializer, **ERRORS},
         summary="Replay: the spectator view after a given action",
     )
     def get(self, request, code):
@@ -497,4 +535,5 @@ class ReplayView(APIView):
             raise ServiceError("invalid-request", "step must be a whole number.") from None
         game = selectors.game_get(code=code)
         viewer = actor_for(request, game).seat  # the step's action as this seat may read it
-        return Response(selectors.replay_step(game=game, step=step, viewer=viewer))
+        return game_read_response(request, game=game, seat=viewer, ask=("replay", step),
+                                  build=lambda: selectors.replay_step(game=game, step=step, viewer=viewer))

@@ -156,20 +156,24 @@ def test_game_creation_is_limited_per_address(api_client, settings):
     assert api_client.get("/api/games").status_code == 200
 
 
+# A command the shape check refuses (400): counted like any other (a get-state is a read: test_reads.py).
+REFUSED = {"cmd": "add", "n": 9}
+
+
 def test_commands_are_limited_per_seat_and_per_address(api_client, generous):
     code, t0, t1 = toy_started(api_client)  # the host's start counted as one of seat 0's commands
     generous.JUNCTION_COMMAND_SEAT_RATE = "3/hour"
-    statuses = [post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t1).status_code for _ in range(3)]
-    assert statuses == [200, 200, 200]
-    assert_limited(post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t1))
+    statuses = [post(api_client, f"/api/games/{code}/commands", REFUSED, t1).status_code for _ in range(3)]
+    assert statuses == [400, 400, 400]
+    assert_limited(post(api_client, f"/api/games/{code}/commands", REFUSED, t1))
     # The other seat at the same address is not caught by seat 1's flood.
-    assert post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t0).status_code == 200
+    assert post(api_client, f"/api/games/{code}/commands", REFUSED, t0).status_code == 400
 
     generous.JUNCTION_COMMAND_SEAT_RATE = "100000/hour"
     generous.JUNCTION_COMMAND_RATE = "7/hour"  # 6 counted so far (the start and the refused one too)
-    assert post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t0).status_code == 200
-    assert_limited(post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t0))
-    assert post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t0, REMOTE_ADDR="192.0.2.60").status_code == 200
+    assert post(api_client, f"/api/games/{code}/commands", REFUSED, t0).status_code == 400
+    assert_limited(post(api_client, f"/api/games/{code}/commands", REFUSED, t0))
+    assert post(api_client, f"/api/games/{code}/commands", REFUSED, t0, REMOTE_ADDR="192.0.2.60").status_code == 400
 
 
 @pytest.mark.parametrize("path", ["/api/games", "/api/games/{code}", "/api/games/{code}/state",
@@ -197,14 +201,14 @@ def test_state_polls_are_limited_per_seat_token(api_client, generous):
 def test_socket_commands_share_the_http_command_limit(api_client, generous):
     code, _, t1 = toy_started(api_client)
     generous.JUNCTION_COMMAND_SEAT_RATE = "4/hour"
-    assert post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t1).status_code == 200
-    assert post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t1).status_code == 200
+    assert post(api_client, f"/api/games/{code}/commands", REFUSED, t1).status_code == 400
+    assert post(api_client, f"/api/games/{code}/commands", REFUSED, t1).status_code == 400
     key = seat_key(t1)
     assert command_allowed(address="192.0.2.90", seat_key=key) is None
     assert command_allowed(address="192.0.2.90", seat_key=key) is None
     wait = command_allowed(address="192.0.2.90", seat_key=key)  # the 5th command of this seat
     assert wait is not None and 1 <= wait <= 3600
-    assert_limited(post(api_client, f"/api/games/{code}/commands", {"cmd": "get-state"}, t1))
+    assert_limited(post(api_client, f"/api/games/{code}/commands", REFUSED, t1))
     assert command_allowed(address="192.0.2.90", seat_key=seat_key("another")) is None
 
 

@@ -17,8 +17,10 @@ Whoever holds a seat reads its hidden cards, so a seat changes hands where every
   (games/replay.py, games/undo.py: admin actions change no state). A game still in its lobby has
   no log: its seats change and everyone is sent the seats;
 - a seat taken by anyone but its own account (``Seat.user``; a guest's seat has none) makes the
-  game unrated (``Game.unrated_reason``, players/ratings.py), said in the ``seat-moved`` event
-  (``"unrated": true``) when signed-in players hold two seats or more, and at the end of the game.
+  game unrated (``Game.unrated_reason``, players/ratings.py; the first reason stays), said in the
+  ``seat-moved`` event (``"unrated": true``) and at the end of the game (the summary's
+  ``unrated_reason``). A guests' game is never rated anyway; it is recorded all the same, since
+  its seats may yet be linked to accounts.
 """
 
 from __future__ import annotations
@@ -186,23 +188,14 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str, user: Any | None = None) 
 
 
 def _game_unrated(game: Game, target: Seat) -> bool:
-    """The game rates nobody from now on (``Game.unrated_reason``, kept when there is one already);
-    whether that is news to say: the first reason of a game that signed-in players hold two seats
-    of (the seat's old holder counted), which ratings would otherwise look at."""
+    """The game rates nobody from now on (``Game.unrated_reason``); False when it had a reason
+    already (the first one stays, and was said)."""
     if game.unrated_reason:
         return False
     reason = f"{target.name}'s seat was handed to another device"
     Game.objects.filter(pk=game.pk).update(unrated_reason=reason)
     game.unrated_reason = reason
-    return game_rating_shown(game, seats=Seat.objects.filter(game=game).exclude(pk=target.pk).values_list("user_id", flat=True),
-                             also=target.user_id)
-
-
-def game_rating_shown(game: Game, *, seats, also: int | None = None) -> bool:
-    """Whether pages say a game is not rated: signed-in players held two seats of it or more
-    (``seats``: the seats' user ids, None for a guest's; ``also``: one more) — what rating asks
-    of a game before anything else (players/ratings.py)."""
-    return sum(1 for user_id in [*seats, also] if user_id is not None) >= 2
+    return True
 
 
 def _rejoin_code_usable(row: RejoinCode) -> None:

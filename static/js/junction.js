@@ -278,13 +278,17 @@ const Junction = (() => {
   // ---- the platform's own events, which any title's log may hold ---------------------------
   /* A game master's change or a seat handed to a new device, in words; `who(seat)` names a seat,
    * `s` is the possessive ("'s", or "’s" on the table screen). null for any other event: the
-   * title's describe() speaks for its own. */
+   * title's describe() speaks for its own. A seat goes to a new device in the open
+   * (games/rejoin.py): the code made for it is said, then its use, and whose code it was. */
   function platformEvent(e, who, s) {
     const own = s === undefined ? "'s" : s;
     const name = text(e.name, who(e.seat));
+    const whose = e.by === "host" ? "the host" + own : "a game master" + own;
     switch (e.type) {
       case "state-edited": return "A game master corrected the game.";
-      case "seat-moved": return name + own + " seat moved to a new device" + (e.bot ? " (no longer a bot)" : "") + ".";
+      case "rejoin-code-made": return (e.by === "host" ? "The host" : "A game master") + " made a new-device code for " + name + own + " seat.";
+      case "seat-moved": return name + own + " seat went to another device with " + whose + " code" + (e.bot ? " (no longer a bot)" : "") + "."
+        + (e.unrated ? " This game will not be rated." : "");
       case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
       case "seat-to-bot":  // away: a bot keeps the seat until its player takes it back (the clock, the host)
         if (e.away && e.by === "clock") return "Time ran out for " + name + ": a bot (" + text(e.bot) + ") plays " + name + own + " seat until they take it back.";

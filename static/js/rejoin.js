@@ -29,7 +29,7 @@ const JunctionRejoin = (() => {
     summary.style.fontWeight = "600";
     const panel = el("details", { class: "card rejoin-host", id: "rejoin-host" },
       summary,
-      el("p", { class: "muted", text: "Pick the seat, then the player scans the code with the new phone (or opens the link, or types the code on this game's rejoin page). It works once, for a few minutes; the old device loses the seat." }),
+      el("p", { class: "muted", text: "Pick the seat, then the player scans the code with the new phone (or opens the link, or types the code on this game's rejoin page). It works once, for a few minutes; the old device loses the seat. Every player is told, and a player's seat can be handed on only once their phone has been away for a minute." }),
       options.toBot ? el("p", { class: "muted", text: "A player away? A bot can play their seat until they take it back from their own device." }) : null,
       list, error, shown);
     mount.append(panel);
@@ -122,7 +122,7 @@ const JunctionRejoin = (() => {
     };
     const notice = el("section", { class: "card seat-moved", id: "seat-moved", role: "alert" },
       el("h2", { text: "This device no longer holds your seat" }),
-      el("p", { text: "The host handed it to another device with a rejoin code. If this is your phone, ask the host for a new code to take the seat back here." }),
+      el("p", { text: "Another device took it with a new-device code (the host's or a game master's), and every player was told. If this is your phone, ask the host for a new code to take the seat back here." }),
       el("p", { class: "row" }, link("/games/" + code + "/rejoin", "I have a rejoin code"), link("/games/" + code + "/", "Watch the game")));
     const page = document.querySelector("main.page") || document.body;
     page.prepend(notice);

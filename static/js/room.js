@@ -33,6 +33,7 @@
     for (const id of ["add-bot", "fill-bots"]) { const b = $(id); if (b && !filling) b.disabled = full; }
     document.body.dataset.status = game.status;
     if (rejoinPanel) { rejoinPanel.update(game.seats); rejoinPanel.element.hidden = !["lobby", "active", "paused"].includes(game.status); }
+    unrated(game);
     seatClock(game);  // the clock and, for a seat a bot keeps while its player is away, the way back
     if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
   }
@@ -42,6 +43,15 @@
     ? JunctionRejoin.hostPanel($("room"), { code, token: mine.token, seats: () => summary.seats,
       toBot: (seat) => !!$("bot-level") && ["active", "paused"].includes(summary.status) && !seat.is_bot && seat.index !== mine.seat }) : null;
   const seatClock = Junction.seatClock($("room"), { code, seat: mine.seat, token: mine.token });
+  // At the end of a game of signed-in players that a seat handed to another device made unrated
+  // (games/rejoin.py: summary.unrated_reason), the page says so above the game.
+  function unrated(game) {
+    let line = $("game-unrated");
+    if (game.status !== "finished" || !game.unrated_reason) { if (line) line.hidden = true; return; }
+    if (!line) { line = Junction.el("p", { class: "card game-unrated", id: "game-unrated", role: "status" }); $("play").prepend(line); }
+    line.textContent = "Not rated: " + game.unrated_reason + ".";
+    line.hidden = false;
+  }
 
   // A state that came before the play script ran (a fast socket, a slow script download) is
   // drawn once the deferred scripts have run, not left undrawn until the next move.

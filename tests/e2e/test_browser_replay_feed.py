@@ -13,20 +13,23 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.games.factories import seat_away
+
 from .conftest import auth
 from .test_browser_wood_and_steel import SAMPLE_EVENT, is_generic
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 ROOT = Path(__file__).resolve().parents[2]
-MOVED = "Ben's seat moved to a new device."
+MOVED = "Ben's seat went to another device with the host's code."
+MADE = "The host made a new-device code for Ben's seat."
 
 
 def platform_event_types() -> list[str]:
     """The events the platform itself writes into any game's log (games/services.py: a game
-    master's changes, a seat handed to a new device), read from its source."""
-    source = (ROOT / "games" / "services.py").read_text()
-    found = set(re.findall(r'"type": "([a-z-]+)"', source)) | {"seat-moved", "seat-renamed"}  # SEAT_MOVED, SEAT_RENAMED
+    master's changes; games/rejoin.py: a seat handed to a new device), read from their source."""
+    source = "".join((ROOT / "games" / name).read_text() for name in ("services.py", "rejoin.py"))
+    found = set(re.findall(r'"type": "([a-z-]+)"', source)) | {"seat-moved", "seat-renamed", "rejoin-code-made"}  # by constant
     # not log events: the channel layer's messages to the lobby; the titles' pages had the first two already
     return sorted(found - {"relay", "lobby-changed", "game-started", "state-edited"})
 
@@ -147,7 +150,9 @@ def test_a_locomotive_werks_replay_tells_the_round_so_far_and_waits_for_no_one(l
 
 
 def seat_moves_to_a_new_device(url: str, code: str, host_token: str, seat: int) -> str:
-    """The host hands ``seat`` to a new device, which opens the code: the new device's token."""
+    """The host hands ``seat`` to a new device, which opens the code: the new device's token.
+    The seat's phone has been away a while (no socket of it open: Seat.last_seen in the past)."""
+    seat_away(code, seat)
     issued = post(url, f"/api/games/{code}/seats/{seat}/rejoin-code", host_token)
     return post(url, f"/api/games/{code}/rejoin", body={"code": issued["code"]})["token"]
 
@@ -173,17 +178,21 @@ def test_a_seat_moved_reads_as_words_on_the_phones_the_table_and_the_replay(live
     # Ben's seat moves to a new device: Ada's phone and the table say so in words.
     seat_moves_to_a_new_device(url, code, host_token, 1)
     ada.wait_for_function(f"document.querySelector('#ws-feed').innerText.includes({json.dumps(MOVED)})")
+    assert MADE in feed_lines(ada, "#ws-feed")  # the code made for it was said first
     assert not any(re.fullmatch(r"seat moved( \\(.*\\))?\\.", line) for line in feed_lines(ada, "#ws-feed"))
-    table.wait_for_function("document.querySelector('#ws-t-feed').innerText.includes('Ben’s seat moved to a new device.')")
+    table.wait_for_function("document.querySelector('#ws-t-feed').innerText.includes('Ben’s seat went to another device with the host’s code.')")
 
     # Every event the platform writes into a log has a sentence of its own on the phone.
     types = platform_event_types()
-    assert {"seat-moved", "seat-renamed", "seat-to-bot", "game-paused", "game-resumed", "game-ended"} <= set(types)
+    assert {"rejoin-code-made", "seat-moved", "seat-renamed", "seat-to-bot", "game-paused", "game-resumed", "game-ended"} <= set(types)
     sample = dict(SAMPLE_EVENT, seat=1, name="Ben", bot="planner", reason="a phone died", **{"from": "Ben", "to": "Bea"})
     lines = ada.evaluate("(events) => events.map((e) => window.JunctionPlay.describe(e))", [dict(sample, type=t) for t in types])
     assert [t for t, line in zip(types, lines, strict=True) if is_generic(t, line)] == []
     said = dict(zip(types, lines, strict=True))
-    assert said["seat-moved"] == "Ben's seat moved to a new device (no longer a bot)."  # a bot had played it
+    assert said["seat-moved"] == "Ben's seat went to another device with a game master's code (no longer a bot)."  # a bot had played it
+    assert said["rejoin-code-made"] == "A game master made a new-device code for Ben's seat."
+    unrated = ada.evaluate("(e) => window.JunctionPlay.describe(e)", dict(sample, type="seat-moved", by="host", bot=None, unrated=True))
+    assert unrated == MOVED + " This game will not be rated."
     assert said["seat-to-bot"] == "A bot (planner) plays Ben's seat from now on."
     assert said["seat-renamed"] == "Ben is now called Bea."
     assert said["game-paused"] == "The game master paused the game: a phone died."

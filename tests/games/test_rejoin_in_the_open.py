@@ -16,7 +16,7 @@ from games import broadcast, services
 from games.errors import ServiceError
 from games.models import Action, Game, RejoinCode, Seat
 from games.replay import game_replay
-from games.selectors import game_get
+from games.selectors import game_get, game_summary
 
 from .factories import actor, make_game, seat_away
 from .test_undo import in_play  # noqa: F401  (a fixture)
@@ -162,6 +162,7 @@ def test_a_seat_taken_by_another_device_unrates_the_game_and_says_so(sent):
     game = Game.objects.get(code=code)
     assert game.unrated_reason == "P1's seat was handed to another device"
     assert moved_event(code) == {"type": "seat-moved", "seat": 1, "name": "P1", "by": "host", "unrated": True}
+    assert game_summary(game)["unrated_reason"] == "P1's seat was handed to another device"  # the pages say it at the end
 
 
 def test_a_guests_device_taking_a_seat_unrates_it_too(sent):
@@ -178,16 +179,19 @@ def test_the_seats_own_account_taking_it_back_keeps_the_game_rated(sent):
     code, _ = signed_in_game({0: ann, 1: bob})
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host")
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code, user=bob)
-    assert Game.objects.get(code=code).unrated_reason == ""
+    game = Game.objects.get(code=code)
+    assert game.unrated_reason == "" and game_summary(game)["unrated_reason"] is None
     assert "unrated" not in moved_event(code)
 
 
-def test_a_guests_game_records_the_reason_without_announcing_it(sent):
+def test_a_guests_game_records_the_reason_too(sent):
+    """Nobody in it is rated now, but its seats may yet be linked to accounts (players who sign in)."""
     code, _ = make_game()
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host")
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
-    assert Game.objects.get(code=code).unrated_reason == "P1's seat was handed to another device"
-    assert "unrated" not in moved_event(code)  # nobody here is rated: nothing to say
+    game = Game.objects.get(code=code)
+    assert game.unrated_reason == "P1's seat was handed to another device" == game_summary(game)["unrated_reason"]
+    assert moved_event(code)["unrated"] is True
 
 
 def test_the_first_reason_stays(sent):

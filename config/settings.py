@@ -351,6 +351,9 @@ JUNCTION_READ_CACHE_BYTES = int(os.environ.get("JUNCTION_READ_CACHE_BYTES", str(
 JUNCTION_LOBBY_TTL = int(os.environ.get("JUNCTION_LOBBY_TTL", "86400") or "86400")
 # Seconds a rejoin code (a seat handed to a new device, games/services.py) may wait to be used.
 JUNCTION_REJOIN_TTL = int(os.environ.get("JUNCTION_REJOIN_TTL", "600") or "600")
+# Seconds a person's seat must have had no socket open (Seat.last_seen, games/presence.py) before
+# the host may make a rejoin code for it (games/rejoin.py; a game master may at any time).
+JUNCTION_REJOIN_AWAY = float(os.environ.get("JUNCTION_REJOIN_AWAY", "60") or "60")
 JUNCTION_BOT_DELAY = float(os.environ.get("JUNCTION_BOT_DELAY", "0.3"))
 # Every socket behind its game's log (a change the channel layer lost: Redis down or
 # restarting) is sent the game afresh within about twice this many seconds (0: never).

@@ -138,6 +138,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "max_players": engine.max_players,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
+        "unrated_reason": game.unrated_reason or None,  # why it rates nobody (games/rejoin.py: a seat handed on); null: none
         "seed": seed_public(game),  # published once the game is finished (games/redaction.py), so anyone can verify it
     }
 

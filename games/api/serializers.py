@@ -138,6 +138,11 @@ class GameSummarySerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock: seconds per turn (null: no clock).")
+    unrated_reason = serializers.CharField(
+        allow_null=True,
+        help_text="Why this game rates nobody, e.g. \"Ben's seat was handed to another device\" "
+        "(a rejoin code used by anyone but the seat's own account); null: no such reason.",
+    )
     seed = serializers.IntegerField(
         allow_null=True,
         help_text="The seed of the game's random draws: null until the game is finished, then published so anyone can "

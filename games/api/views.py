@@ -252,8 +252,11 @@ class RejoinCodeView(APIView):
             "For a player whose phone died or lost its storage. The code lives `JUNCTION_REJOIN_TTL` seconds "
             "(10 minutes by default), works once, and replaces any earlier code for the seat. Whoever redeems "
             "it (`POST /api/games/{code}/rejoin`, or the page at `url`) takes the seat with a new token; the "
-            "old token is then refused with 401 `seat-moved` and its sockets are told and closed. "
-            "403 `host-only` for any token but the host's; 404 `seat-not-found`; 409 when the game is over."
+            "old token is then refused with 401 `seat-moved` and its sockets are told and closed. Making the code is "
+            "logged (`rejoin-code-made`) and every seat and spectator is told. "
+            "403 `host-only` for any token but the host's; 404 `seat-not-found`; 409 when the game is over, or "
+            "`seat-present` (with `retry_after`, seconds) while a player's phone has been away less than "
+            "`JUNCTION_REJOIN_AWAY` seconds (the host's own seat and a bot's are not held back)."
         ),
     )
     def post(self, request, code, seat):

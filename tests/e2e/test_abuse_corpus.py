@@ -96,6 +96,26 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
                                           headers=auth(tokens[0]))
                 tally.check(f"{method} {route} code={value[:20]!r}", response, route.startswith("/api/"))
 
+        # Every free-text path parameter: a player's name, a kind, the admin's object ids, allauth's
+        # key (a NUL there reached PostgreSQL from /players/NAME/: a 500).
+        free_text = [("GET", "/players/{}/", False), ("GET", "/ratings/{}/", False), ("GET", "/api/kinds/{}/content", True),
+                     ("GET", "/accounts/password/reset/key/1-{}/", False), ("GET", "/admin/games/game/{}/change/", False),
+                     ("GET", "/admin/r/1/{}/", False)]
+        for value in [*HOSTILE_STRINGS, "A" * 300, "ann\x00", "toy\x00"]:
+            for method, route, api in free_text:
+                path = route.replace("{}", quote(value, safe=""))
+                response = client.request(method, path)
+                tally.check(f"{method} {route} value={value[:20]!r}", response, api)
+                if "\x00" in value:
+                    assert response.status_code == 404, (path, response.status_code)
+
+        # The fantasy rail notes' protocol: a player_id with no credentials at all is 401, not 403.
+        for player_id in (0, 1, 99):
+            for cmd in ("add", "get-state"):
+                response = client.post("/api", json={"cmd": cmd, "n": 1, "game": code, "player_id": player_id})
+                tally.check(f"POST /api player_id={player_id} no token", response, True)
+                assert response.status_code == 401 and response.json()["error"]["code"] == "token-required", response.text
+
         # Every field of every body, and every query parameter.
         bodies = {
             "/api/games": {"kind": "toy", "name": "Ann", "color": "red", "options": {"target": 10}},

@@ -375,6 +375,10 @@ JUNCTION_VAPID_SUBJECT = os.environ.get("JUNCTION_VAPID_SUBJECT", "").strip() or
 # Chrome's (FCM), Firefox's, Edge's (WNS) and Safari's. The server posts only there.
 JUNCTION_PUSH_HOSTS = [h.lower() for h in env_list("JUNCTION_PUSH_HOSTS", [
     "fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"])]
+# Development and tests only: a device may also point at this machine (http or https, localhost or a
+# loopback address, any port: the tests' fake push service), and a push host may resolve to loopback.
+# Never in production, nor on a table hosted on a LAN (its players could reach this machine's own ports).
+JUNCTION_PUSH_LOOPBACK = not PRODUCTION and not JUNCTION_HOST and env_bool("JUNCTION_PUSH_LOOPBACK", True)
 JUNCTION_SOCKET_STALE = float(os.environ.get("JUNCTION_SOCKET_STALE", "90") or "90")
 
 # --- accounts and e-mail (players/: django-allauth, My games) ----------------------

@@ -8,23 +8,36 @@ turn's notice one, whichever process or thread heard of the turn; the loser does
 
 Web Push uses pywebpush with the VAPID keys from the environment (``JUNCTION_VAPID_PRIVATE_KEY``,
 ``JUNCTION_VAPID_SUBJECT``); a device the push service no longer knows (404, 410) is forgotten.
+A device's endpoint is a URL a player sent: it is read as the sender reads it (urllib3's parser,
+which requests uses) and must name one of JUNCTION_PUSH_HOSTS over https; at send time its host
+is resolved once, every address must be public, and the connection goes to the address checked.
 E-mail goes through Django's e-mail backend (console by default)."""
 
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import json
 import logging
+import socket
 from typing import Any
+from urllib.parse import urlsplit
 
+import requests
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import LocationParseError, NewConnectionError
+from urllib3.util import parse_url
 
 from games import presence
 from games.engines.registry import get_engine
+from games.errors import Conflict
 from games.models import Seat
 
 from .models import Profile, PushSubscription, TurnNotice
@@ -119,7 +132,9 @@ def vapid_public_key() -> str:
 
 def push_send(*, user_id: int, payload: dict[str, Any]) -> bool:
     """Push ``payload`` to each of the user's devices; True when at least one took it. A device
-    the push service no longer knows (404, 410) is deleted."""
+    the push service no longer knows (404, 410) is deleted. An endpoint that is not a push
+    service's (a row older than the check), or whose host resolves to an address inside a
+    network, is not posted to, and the device is kept: what became of it tells its owner nothing."""
     private = getattr(settings, "JUNCTION_VAPID_PRIVATE_KEY", "")
     if not private:
         return False
@@ -127,29 +142,209 @@ def push_send(*, user_id: int, payload: dict[str, Any]) -> bool:
 
     data = json.dumps(payload, separators=(",", ":"))
     delivered = False
-    for device in PushSubscription.objects.filter(user_id=user_id):
-        try:
-            webpush(
-                subscription_info={"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
-                data=data,
-                vapid_private_key=private,
-                vapid_claims={"sub": settings.JUNCTION_VAPID_SUBJECT},
-                ttl=PUSH_TTL,
-                timeout=PUSH_TIMEOUT,
-                headers={"Urgency": "high"},
-            )
-        except WebPushException as exc:
-            if exc.status_code in (404, 410):
-                device.delete()
-            else:
-                log.warning("push to device %s of user %s failed: %s", device.pk, user_id, exc)
-            continue
-        except Exception:  # unreachable service, a malformed key: the other devices still get theirs
-            log.warning("push to device %s of user %s failed", device.pk, user_id, exc_info=True)
-            continue
-        delivered = True
-        PushSubscription.objects.filter(pk=device.pk).update(last_ok_at=timezone.now())
+    with _push_session() as session:
+        for device in PushSubscription.objects.filter(user_id=user_id):
+            problem = push_endpoint_problem(endpoint=device.endpoint)
+            if problem:
+                log.warning("push to device %s of user %s not sent: %s", device.pk, user_id, problem)
+                continue
+            try:
+                webpush(
+                    subscription_info={"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}},
+                    data=data,
+                    vapid_private_key=private,
+                    vapid_claims={"sub": settings.JUNCTION_VAPID_SUBJECT},
+                    ttl=PUSH_TTL,
+                    timeout=PUSH_TIMEOUT,
+                    headers={"Urgency": "high"},
+                    requests_session=session,
+                )
+            except WebPushException as exc:
+                if exc.status_code in (404, 410):
+                    device.delete()
+                else:
+                    log.warning("push to device %s of user %s failed: %s", device.pk, user_id, exc)
+                continue
+            except Exception:  # unreachable service, a refused address, a malformed key: the other devices still get theirs
+                log.warning("push to device %s of user %s failed", device.pk, user_id, exc_info=True)
+                continue
+            delivered = True
+            PushSubscription.objects.filter(pk=device.pk).update(last_ok_at=timezone.now())
     return delivered
+
+
+def push_device_register(*, user_id: int, endpoint: str, p256dh: str, auth: str) -> tuple[PushSubscription, bool]:
+    """This browser's push subscription for the user: (the device, whether it is new). The
+    endpoint must already have passed ``push_endpoint_problem``. An endpoint that is another
+    account's device stays theirs: Conflict ``endpoint-taken`` (409)."""
+    mine = PushSubscription.objects.filter(endpoint=endpoint, user_id=user_id)
+    if mine.update(p256dh=p256dh, auth=auth):
+        return mine.get(), False
+    try:
+        with transaction.atomic():
+            return PushSubscription.objects.create(user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth), True
+    except IntegrityError:  # the endpoint is taken: by this user a moment ago, or by another account
+        if mine.update(p256dh=p256dh, auth=auth):
+            return mine.get(), False
+    raise Conflict("endpoint-taken", "This browser already gets another account's turn notices: "
+                   "that account turns them off first (sign in to it, then Turn notices).")
+
+
+# -- push endpoints: only the push services, only at public addresses -------------------------
+
+
+def push_endpoint_problem(*, endpoint: Any) -> str:
+    """Why the server must not post to ``endpoint`` ("" when it may). Read as the sender reads it:
+    requests (under pywebpush) connects to the host urllib3's ``parse_url`` finds, and
+    ``urlsplit`` must find the same one. An https URL of one of the browsers' push services
+    (JUNCTION_PUSH_HOSTS: a host or a parent domain of it) with no user name, password or port;
+    or, where JUNCTION_PUSH_LOOPBACK allows it (never in production), an http(s) URL on this
+    machine, any port (the tests' fake push service)."""
+    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000:
+        return "endpoint must be a URL of at most 1000 characters."
+    if any(char <= " " or char >= "\x7f" or char == "\\" for char in endpoint):
+        return "endpoint must be plain ASCII with no spaces or backslashes."
+    try:
+        url = parse_url(endpoint)
+        split = urlsplit(endpoint)
+        split_port = split.port  # ValueError when it is not a number
+    except (LocationParseError, ValueError):
+        return "endpoint is not a URL."
+    scheme = (url.scheme or "").lower()
+    host = (url.host or "").lower().strip("[]")
+    if not host or host != (split.hostname or ""):
+        return "endpoint is not a URL."
+    if url.auth is not None or split.username is not None or split.password is not None:
+        return "endpoint must not carry a user name or password."
+    if settings.JUNCTION_PUSH_LOOPBACK and scheme in ("http", "https") and _loopback_name(host):
+        return ""
+    if scheme != "https":
+        return "endpoint must be an https URL."
+    if url.port is not None or split_port is not None or ":" in (split.netloc or "").rpartition("]")[2]:
+        return "endpoint must not name a port."
+    if _ip_literal(host):
+        return "endpoint must name its push service, not an address."
+    if not any(host == allowed or host.endswith("." + allowed) for allowed in settings.JUNCTION_PUSH_HOSTS):
+        return "endpoint is not at a known push service."
+    return ""
+
+
+def push_host_resolve(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to (the system's resolver), each once, in its order."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+class PushAddressRefused(Exception):
+    """A push endpoint's host resolved to an address the server does not post to."""
+
+
+def push_address(*, host: str, port: int) -> str:
+    """The address to post to ``host`` at: it is resolved once and every address it resolves to
+    must be public (not private, loopback, link-local, reserved, multicast or unspecified; loopback
+    only where JUNCTION_PUSH_LOOPBACK allows). A name that answers a public address for the check
+    and an inner one for the connection (DNS rebinding) gets nowhere: the caller connects to the
+    address returned, not to the name."""
+    addresses = push_host_resolve(host.strip("[]"), port)
+    if not addresses:
+        raise PushAddressRefused(f"{host} resolves to no address")
+    for address in addresses:
+        if not _public_address(address):
+            raise PushAddressRefused(f"{host} resolves to {address}, not a public address")
+    return addresses[0]
+
+
+def _public_address(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if settings.JUNCTION_PUSH_LOOPBACK and ip.is_loopback:
+        return True
+    inner = [ip]
+    if ip.version == 6:  # an IPv4 address carried in an IPv6 one reaches that IPv4 address
+        inner += [v4 for v4 in (ip.ipv4_mapped, ip.sixtofour) if v4 is not None]
+        if ip in _NAT64:
+            inner.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return all(
+        one.is_global and not (one.is_private or one.is_loopback or one.is_link_local or one.is_reserved
+                               or one.is_multicast or one.is_unspecified)
+        for one in inner
+    )
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def _loopback_name(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class _CheckedConnection:
+    """A urllib3 connection that connects to the address ``push_address`` checked, while TLS (the
+    server name, the certificate) and the Host header keep the host's name."""
+
+    _dns_host: str
+    port: int
+
+    def _new_conn(self) -> socket.socket:
+        try:
+            checked = push_address(host=self._dns_host, port=self.port)
+        except (PushAddressRefused, OSError) as exc:
+            raise NewConnectionError(self, f"push not sent: {exc}") from exc  # type: ignore[arg-type]
+        named, self._dns_host = self._dns_host, checked
+        try:
+            return super()._new_conn()  # type: ignore[misc]
+        finally:
+            self._dns_host = named
+
+
+class _CheckedHTTPConnection(_CheckedConnection, HTTPConnection):
+    pass
+
+
+class _CheckedHTTPSConnection(_CheckedConnection, HTTPSConnection):
+    pass
+
+
+class _CheckedHTTPConnectionPool(HTTPConnectionPool):
+    ConnectionCls = _CheckedHTTPConnection
+
+
+class _CheckedHTTPSConnectionPool(HTTPSConnectionPool):
+    ConnectionCls = _CheckedHTTPSConnection
+
+
+class _CheckedAdapter(HTTPAdapter):
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _CheckedHTTPConnectionPool, "https": _CheckedHTTPSConnectionPool}
+
+
+def _push_session() -> requests.Session:
+    """The session pywebpush posts through: every connection to an address push_address checked;
+    no proxy from the environment (the server connects itself); no redirect followed (a push
+    service answers, it does not send the notice elsewhere)."""
+    session = requests.Session()
+    session.trust_env = False
+    session.max_redirects = 0
+    adapter = _CheckedAdapter()
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
 
 
 # -- e-mail ----------------------------------------------------------------------------------

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
@@ -19,8 +16,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games.errors import ServiceError
+
 from .models import Profile, PushSubscription
-from .notices import vapid_public_key
+from .notices import push_device_register, push_endpoint_problem, vapid_public_key
 
 MAX_BODY = 4096
 
@@ -85,51 +84,24 @@ def devices(request: HttpRequest) -> JsonResponse:
     if not isinstance(body, dict):
         return _error("invalid-request", "Send a JSON object.")
     endpoint = body.get("endpoint")
-    problem = endpoint_problem(endpoint)
-    if problem:
-        return _error("invalid-endpoint", problem)
-    if request.method == "DELETE":
+    if request.method == "DELETE":  # only ever one of this player's own devices
+        if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000:
+            return _error("invalid-endpoint", "endpoint must be a URL of at most 1000 characters.")
         PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
         return JsonResponse({"status": "ok"})
+    problem = push_endpoint_problem(endpoint=endpoint)
+    if problem:
+        return _error("invalid-endpoint", problem)
     keys = body.get("keys")
     if not isinstance(keys, dict) or not _key_ok(keys.get("p256dh"), 65, b"\x04") or not _key_ok(keys.get("auth"), 16):
         return _error("invalid-keys", "keys must hold p256dh (a P-256 public key) and auth (16 bytes), base64url.")
-    # One device, one row: a browser that subscribed under another account is now this player's.
-    device, created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user": request.user, "p256dh": keys["p256dh"], "auth": keys["auth"]})
+    # One device, one row, one account: another account's device is refused (409), never moved.
+    try:
+        device, created = push_device_register(user_id=request.user.pk, endpoint=endpoint,
+                                               p256dh=keys["p256dh"], auth=keys["auth"])
+    except ServiceError as exc:
+        return _error(exc.code, exc.message, exc.status)
     return JsonResponse({"status": "ok", "device": device.pk}, status=201 if created else 200)
-
-
-def endpoint_problem(endpoint: Any) -> str:
-    """Why ``endpoint`` is not a push service URL we post to ("" when it is): an https URL of one of
-    the browsers' push services (JUNCTION_PUSH_HOSTS: a host or a parent domain of it), or, outside
-    production, a URL on this machine (a fake push service in tests). The server posts to whatever
-    it accepts here: never to an address a player made up."""
-    if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000:
-        return "endpoint must be a URL of at most 1000 characters."
-    try:
-        parts = urlsplit(endpoint)
-        host = (parts.hostname or "").lower()
-    except ValueError:
-        return "endpoint is not a URL."
-    if not host:
-        return "endpoint is not a URL."
-    if parts.scheme in ("http", "https") and _loopback(host) and not settings.PRODUCTION:
-        return ""
-    if parts.scheme != "https":
-        return "endpoint must be an https URL."
-    if not any(host == allowed or host.endswith("." + allowed) for allowed in settings.JUNCTION_PUSH_HOSTS):
-        return "endpoint is not at a known push service."
-    return ""
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _key_ok(value: Any, size: int, prefix: bytes = b"") -> bool:

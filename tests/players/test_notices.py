@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import datetime
 import io
+import logging
+import os
+import subprocess
+import sys
 import threading
 
 import pytest
+import urllib3.util.connection
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.management import call_command
@@ -19,8 +24,9 @@ from django.utils import timezone
 from games import services
 from games.models import Game, Seat, SeatSocket
 from games.turns import game_watch
+from players import notices
 from players.models import Profile, PushSubscription, TurnNotice
-from players.notices import turn_notice_send, turn_started, vapid_public_key
+from players.notices import push_send, turn_notice_send, turn_started, vapid_public_key
 from tests.games.factories import actor, make_game
 from tests.support.fake_push import FakePushService, vapid_pair
 
@@ -240,13 +246,16 @@ def test_devices_endpoint_checks_the_shape_and_keeps_one_row_per_device(push):
     assert send("post", {"endpoint": "https://fcm.googleapis.com/fcm/send/abc", "keys": device.keys}).status_code == 201
     assert PushSubscription.objects.filter(user=ann).count() == 2
 
-    # The same browser under another account is that player's device now.
+    # The same endpoint under another account stays Ann's: refused, never moved, not deleted by Bob.
     other = Client()
     other.force_login(bob)
-    assert other.post("/me/notices/devices", {"endpoint": device.endpoint, "keys": device.keys},
-                      content_type="application/json").status_code == 200
-    assert PushSubscription.objects.get(endpoint=device.endpoint).user == bob
+    taken = other.post("/me/notices/devices", {"endpoint": device.endpoint, "keys": device.keys},
+                       content_type="application/json")
+    assert (taken.status_code, taken.json()["error"]["code"]) == (409, "endpoint-taken")
+    assert PushSubscription.objects.get(endpoint=device.endpoint).user == ann
     assert other.delete("/me/notices/devices", {"endpoint": device.endpoint}, content_type="application/json").status_code == 200
+    assert PushSubscription.objects.get(endpoint=device.endpoint).user == ann
+    assert send("delete", {"endpoint": device.endpoint}).status_code == 200
     assert not PushSubscription.objects.filter(endpoint=device.endpoint).exists()
 
     key = Client().get("/me/notices/key").json()["public_key"]
@@ -275,3 +284,144 @@ def test_vapid_keys_prints_a_pair_that_belongs_together(settings):
     settings.JUNCTION_VAPID_PRIVATE_KEY = lines["JUNCTION_VAPID_PRIVATE_KEY"]
     settings.JUNCTION_VAPID_PUBLIC_KEY = ""
     assert vapid_public_key() == lines["JUNCTION_VAPID_PUBLIC_KEY"]
+
+
+# -- hostile endpoints: checked as they will be sent, and never inside the network ---------------
+
+HOSTILE_ENDPOINTS = [
+    r"https://localhost\@fcm.googleapis.com/fcm/send/x",  # urlsplit: fcm.googleapis.com; urllib3: localhost
+    r"https://fcm.googleapis.com\@localhost/fcm/send/x",
+    "https://user@fcm.googleapis.com/fcm/send/x",
+    "https://user:secret@fcm.googleapis.com/fcm/send/x",
+    "https://127.0.0.1:5432@fcm.googleapis.com/fcm/send/x",
+    "https://fcm.googleapis.com:8443/fcm/send/x",
+    "https://fcm.googleapis.com:443/fcm/send/x",
+    "https://fcm.googleapis.com:/fcm/send/x",
+    "https://142.250.74.42/fcm/send/x",
+    "https://[2a00:1450:4001::200e]/fcm/send/x",
+    "http://fcm.googleapis.com/fcm/send/x",
+    "https://fcm.googleapis.com /fcm/send/x",
+    "https://fcm.googleapis.com\t.evil.example/x",
+    "https://fcm.googleapis.com%2F@evil.example/x",
+]
+# What the development allowance lets through, refused where it is off (production).
+LOCAL_ENDPOINTS = ["http://127.0.0.1:8000/push/x", "https://localhost/push/x", "https://[::1]:9/x", "http://127.0.0.2/x"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("endpoint", HOSTILE_ENDPOINTS)
+@pytest.mark.parametrize("loopback", [True, False], ids=["development", "production"])
+def test_the_devices_endpoint_refuses_what_the_sender_would_read_otherwise(push, settings, endpoint, loopback):
+    settings.JUNCTION_PUSH_LOOPBACK = loopback
+    ann = user("ann")
+    client = Client()
+    client.force_login(ann)
+    answer = client.post("/me/notices/devices", {"endpoint": endpoint, "keys": push.device("ann").keys},
+                         content_type="application/json")
+    assert (answer.status_code, answer.json()["error"]["code"]) == (400, "invalid-endpoint"), answer.json()
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("endpoint", LOCAL_ENDPOINTS)
+def test_this_machine_is_a_push_service_only_where_the_allowance_is_on(push, settings, endpoint):
+    ann = user("ann")
+    client = Client()
+    client.force_login(ann)
+
+    def post():
+        return client.post("/me/notices/devices", {"endpoint": endpoint, "keys": push.device("ann").keys},
+                           content_type="application/json")
+
+    settings.JUNCTION_PUSH_LOOPBACK = False
+    refused = post()
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "invalid-endpoint")
+    settings.JUNCTION_PUSH_LOOPBACK = True
+    assert post().status_code == 201
+    for hostile in (endpoint.replace("//", "//user@"), endpoint.replace("/x", "\\x")):  # not even here
+        assert notices.push_endpoint_problem(endpoint=hostile), hostile
+
+
+def test_the_development_allowance_is_never_on_in_production():
+    from tests.config.test_settings import ROOT
+
+    base = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "JUNCTION_HOST"}}
+    code = "from django.conf import settings; print(settings.JUNCTION_PUSH_LOOPBACK)"
+    seen = {}
+    for where, env in {"development": {}, "production": {"DJANGO_ENV": "production", "DJANGO_SECRET_KEY": "s" * 50},
+                       "hosted table": {"JUNCTION_HOST": "1", "DJANGO_SECRET_KEY": "s" * 50}}.items():
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                             env={**base, **env, "DJANGO_SETTINGS_MODULE": "config.settings", "JUNCTION_PUSH_LOOPBACK": "1"})
+        assert out.returncode == 0, out.stderr
+        seen[where] = out.stdout.split()[-1]
+    assert seen == {"development": "True", "production": "False", "hosted table": "False"}
+
+
+@pytest.fixture
+def connections(monkeypatch):
+    """Every connection the sender opens, recorded and refused (nothing leaves this machine)."""
+    opened: list[tuple[str, int]] = []
+
+    def create_connection(address, *args, **kwargs):
+        opened.append(address)
+        raise ConnectionRefusedError("no network in this test")
+
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", create_connection)
+    return opened
+
+
+def fcm_device(owner, push) -> PushSubscription:
+    return PushSubscription.objects.create(user=owner, endpoint="https://fcm.googleapis.com/fcm/send/abc",
+                                           **push.device("phone").keys)
+
+
+def resolver(monkeypatch, *answers: list[str]) -> list[str]:
+    """The resolver answers each lookup with the next of ``answers`` (the last one from then on)."""
+    asked: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return answers[min(len(asked), len(answers)) - 1]
+
+    monkeypatch.setattr(notices, "push_host_resolve", resolve, raising=False)  # (also run against the code before it)
+    return asked
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("addresses", [
+    ["127.0.0.1"], ["10.0.0.7"], ["172.16.5.4"], ["192.168.1.1"], ["169.254.169.254"], ["100.64.0.1"], ["0.0.0.0"],
+    ["224.0.0.251"], ["240.0.0.1"], ["255.255.255.255"], ["::1"], ["::"], ["fe80::1"], ["fc00::1"], ["ff02::1"],
+    ["::ffff:10.0.0.1"], ["2002:a00:1::1"], ["64:ff9b::a00:1"], ["142.250.74.42", "10.0.0.7"],
+])
+def test_a_push_host_that_resolves_inside_the_network_is_not_posted_to(push, settings, monkeypatch, connections, caplog, addresses):
+    settings.JUNCTION_PUSH_LOOPBACK = False  # as in production
+    ann = user("ann")
+    device = fcm_device(ann, push)
+    resolver(monkeypatch, addresses)
+    with caplog.at_level(logging.WARNING, logger="players.notices"):
+        assert push_send(user_id=ann.pk, payload={"title": "t"}) is False
+    assert connections == []  # no connection at all, to any address
+    assert PushSubscription.objects.filter(pk=device.pk).exists()  # kept: its fate tells nobody anything
+    assert "not a public address" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_sender_connects_to_the_address_it_checked(push, settings, monkeypatch, connections):
+    settings.JUNCTION_PUSH_LOOPBACK = False
+    ann = user("ann")
+    fcm_device(ann, push)
+    # DNS rebinding: a public address for the check, an inner one for any lookup after it.
+    asked = resolver(monkeypatch, ["142.250.74.42"], ["127.0.0.1"])
+    assert push_send(user_id=ann.pk, payload={"title": "t"}) is False  # the recorder refuses the connection
+    assert asked == ["fcm.googleapis.com"] and connections == [("142.250.74.42", 443)]
+
+
+@pytest.mark.django_db
+def test_a_stored_endpoint_that_fails_the_check_is_not_posted_to(push, settings, monkeypatch, connections):
+    ann = user("ann")
+    for endpoint in (r"https://localhost\@fcm.googleapis.com/x", "https://fcm.googleapis.com:8443/x",
+                     "https://user@fcm.googleapis.com/x"):
+        PushSubscription.objects.create(user=ann, endpoint=endpoint, **push.device(endpoint).keys)
+    asked = resolver(monkeypatch, ["142.250.74.42"])
+    assert push_send(user_id=ann.pk, payload={"title": "t"}) is False
+    assert asked == [] and connections == [] and PushSubscription.objects.count() == 3

@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.http import HttpResponseRedirect
@@ -14,6 +15,10 @@ from games.api.views import ProtocolView
 api_docs = csp_update({"style-src": ["'unsafe-inline'"], "img-src": ["data:"]})(
     SpectacularSwaggerSplitView.as_view(url_name="api-schema")
 )
+
+# Game masters sign in where players do (allauth's sign-in, with its limits: a few failures per account
+# and per address lock it for a while); /admin/login/ takes no password of its own.
+admin.site.login = secure_admin_login(admin.site.login)
 
 
 def favicon(request):

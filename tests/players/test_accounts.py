@@ -253,3 +253,39 @@ def test_game_masters_see_players_with_their_games_in_admin(client):
     assert "ada" in seats_list
     game = client.get(f"/admin/games/game/{game_get(code=code).pk}/change/").content.decode()
     assert "ada" in game  # the seat's account, beside its name
+
+
+def test_admin_sign_in_is_the_players_one_and_locks_after_five_failures():
+    from django.core.cache import cache
+    from django.test import Client
+
+    get_user_model().objects.create_superuser("gm", "gm@example.org", PASSWORD)
+    # /admin/login/ takes no password of its own: it sends the game master to the players' sign-in.
+    direct = Client()
+    answer = direct.post("/admin/login/?next=/admin/", {"username": "gm", "password": PASSWORD, "next": "/admin/"})
+    assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/?next=")
+    assert direct.get("/admin/").status_code == 302  # not signed in
+    opened = direct.get("/admin/", follow=True)
+    assert opened.redirect_chain[-1][0] == "/accounts/login/?next=%2Fadmin%2F" and b'name="login"' in opened.content
+
+    sign_in = "/accounts/login/?next=/admin/"
+    client = Client()
+    for _ in range(6):
+        wrong = client.post(sign_in, {"login": "gm", "password": "not-it"})
+        assert wrong.status_code == 200 and b'class="error"' in wrong.content
+    for where in (client, Client(REMOTE_ADDR="203.0.113.9")):  # the account's limit, from any address
+        refused = where.post(sign_in, {"login": "gm", "password": PASSWORD})
+        assert refused.status_code == 200 and b"Too many failed login attempts" in refused.content
+        assert where.get("/admin/").status_code == 302
+    cache.clear()  # the limit's window over (its counters are in the cache)
+    signed = client.post(sign_in, {"login": "gm", "password": PASSWORD})
+    assert signed.status_code == 302 and signed["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+
+
+def test_a_signed_in_player_is_not_let_into_admin():
+    make_user()
+    client = APIClient()
+    assert client.post("/accounts/login/?next=/admin/", {"login": "ada", "password": PASSWORD}).status_code == 302
+    assert client.get("/admin/login/").status_code == 403
+    assert client.get("/admin/").status_code == 302  # to the admin's sign-in, which refuses her (above)

@@ -8,10 +8,12 @@ import json
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 
 from games.admin import GameAdmin
 from games.models import Game
+from games.redaction import reveals_all
 
 from .models import Board, City, Commodity, Contract, IndependentRailroad, PlayerProgress, Route
 
@@ -114,8 +116,10 @@ class CompanionGameAdmin(GameAdmin):
 
     def get_fields(self, request, obj=None):
         fields = list(super().get_fields(request, obj))
-        if obj is not None and obj.kind == "wood-and-steel":
-            at = fields.index("log_folded")
+        # the read model holds every seat's offers and private contracts: a game master who is not a
+        # superuser reads a running game as a spectator (games/redaction.py), without them
+        if obj is not None and obj.kind == "wood-and-steel" and not (self._spectating(request) and not reveals_all(obj)):
+            at = fields.index("log_folded" if "log_folded" in fields else "log_spectator")
             fields[at:at] = self.WS_TABLES
         return fields
 
@@ -147,6 +151,14 @@ class ContractAdmin(admin.ModelAdmin):
     list_display = ("game", "contract_id", "kind", "commodity", "destination", "holder", "status", "value", "ties")
     list_filter = ("kind", "status")
     search_fields = ("game__code", "commodity", "destination")
+
+    def get_queryset(self, request):
+        """A game master who is not a superuser sees what a spectator may (games/redaction.py): a running
+        game's market contracts and the private ones already fulfilled; every contract of a finished game."""
+        rows = super().get_queryset(request)
+        if request.user.is_superuser:
+            return rows
+        return rows.filter(Q(game__status=Game.Status.FINISHED) | Q(kind="market") | Q(status="fulfilled"))
 
     def has_change_permission(self, request, obj=None):
         return False

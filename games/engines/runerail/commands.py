@@ -151,6 +151,8 @@ VIEW_FIELDS = (
     Field("deck_size", Int(min=0), "Cards left in the demand deck."),
     Field("discard_size", Int(min=0), "Cards in the demand discard pile."),
     Field("foreman_deck_size", Int(min=0), "Foreman cards in the deck."),
+    Field("foreman_deck", ListOf(Text()), "The foreman cards in the deck, sorted (any may be chosen for 5 gold; "
+          "the order they are drawn in is secret)."),
     Field("foreman_discards", ListOf(Text()), "The foreman discard pile (its top last)."),
     Field("goal", Obj(), "What wins: majors joined and gold."),
     Field("content_version", Text(), "The version of the world and the cards."),

@@ -1426,7 +1426,8 @@ class Runerail(Engine):
             out[state["hire"]["seat"]].append(state["hire"]["drawn"])
         if state.get("ship_offer"):
             out[state["ship_offer"]["seat"]] += state["ship_offer"]["ships"]
-        out[None] = [*state["deck"][-3:], *state["foreman_deck"][-3:], *(state.get("ship_deck") or [])[-3:]]
+        # the foreman deck's cards are public (any may be chosen), only their order is not: the seed keeps it
+        out[None] = [*state["deck"][-3:], *(state.get("ship_deck") or [])[-3:]]
         return {seat: [{"*": i} for i in ids if i is not None] for seat, ids in out.items()}
 
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
@@ -1498,6 +1499,8 @@ class Runerail(Engine):
             "deck_size": len(state["deck"]),
             "discard_size": len(state["discards"]),
             "foreman_deck_size": len(state["foreman_deck"]),
+            # what "choose" (5 gold) may take: the deck's cards, in no order (its order stays secret)
+            "foreman_deck": sorted(state["foreman_deck"]),
             "foreman_discards": list(state["foreman_discards"]),
             "goal": {"majors": WIN_MAJORS, "gold": WIN_GOLD},
             "content_version": data.content()["version"],

@@ -1529,9 +1529,10 @@ class WoodAndSteelEngine(Engine):
                 continue
             if c["status"] == "offered" or (c["type"] == "private" and c["status"] == "held" and not public_private):
                 out[c["holder"]].append({"id": c["id"], "commodity": c["commodity"], "destination": c["destination"]})
-        if state["phase"] == "ranking":
+        if state["phase"] == "ranking":  # the whole ranking, as the seat's (any ranking is a legal command)
             for p in state["players"]:
-                out[p["seat"]] += [{"choices": r} for r in p["choices"] or []]
+                if p["choices"]:
+                    out[p["seat"]].append({"seat": p["seat"], "choices": list(p["choices"])})
         return out
 
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:

@@ -22,6 +22,8 @@ pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 ROOT = Path(__file__).resolve().parents[2]
 MOVED = "Ben's seat went to another device with the host's code."
+# These are guests' games: a guest's device taking the seat makes them unrated too (games/rejoin.py).
+MOVED_UNRATED = MOVED + " This game will not be rated."
 MADE = "The host made a new-device code for Ben's seat."
 
 
@@ -192,7 +194,7 @@ def test_a_seat_moved_reads_as_words_on_the_phones_the_table_and_the_replay(live
     assert said["seat-moved"] == "Ben's seat went to another device with a game master's code (no longer a bot)."  # a bot had played it
     assert said["rejoin-code-made"] == "A game master made a new-device code for Ben's seat."
     unrated = ada.evaluate("(e) => window.JunctionPlay.describe(e)", dict(sample, type="seat-moved", by="host", bot=None, unrated=True))
-    assert unrated == MOVED + " This game will not be rated."
+    assert unrated == MOVED_UNRATED
     assert said["seat-to-bot"] == "A bot (planner) plays Ben's seat from now on."
     assert said["seat-renamed"] == "Ben is now called Bea."
     assert said["game-paused"] == "The game master paused the game: a phone died."
@@ -202,8 +204,8 @@ def test_a_seat_moved_reads_as_words_on_the_phones_the_table_and_the_replay(live
     replay = new_page(width=390, height=844)
     replay.goto(f"{url}/games/{code}/replay?step={last}")
     replay.wait_for_selector(f"body[data-step='{last}']")
-    assert replay.inner_text("#rp-action") == MOVED
-    assert feed_lines(replay, "#ws-feed")[0] == MOVED
+    assert replay.inner_text("#rp-action") == MOVED_UNRATED
+    assert feed_lines(replay, "#ws-feed")[0] == MOVED_UNRATED
 
 
 def test_a_seat_moved_reads_as_words_in_locomotive_werks_and_its_replay(live_server_url, new_page):
@@ -223,5 +225,5 @@ def test_a_seat_moved_reads_as_words_in_locomotive_werks_and_its_replay(live_ser
     replay = new_page(width=390, height=844)
     replay.goto(f"{url}/games/{code}/replay?step={last}")
     replay.wait_for_selector(f"body[data-step='{last}']")
-    assert replay.inner_text("#rp-action") == MOVED
-    assert MOVED in feed_lines(replay, "#lw-recent")
+    assert replay.inner_text("#rp-action") == MOVED_UNRATED
+    assert MOVED_UNRATED in feed_lines(replay, "#lw-recent")

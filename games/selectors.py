@@ -205,7 +205,8 @@ def protocol_document(*, game: Game, document: dict[str, Any], geography: bool, 
     log = [
         {"sequence": sequence, "player_id": seat,
          "command": action_redacted(engine=engine, command=command, events=(), actor=seat, viewer=viewer, reveal=reveal)[0]}
-        for sequence, seat, command in game.actions.order_by("sequence").values_list("sequence", "seat", "command")
+        for sequence, seat, command in game.actions.filter(sequence__lte=game.version).order_by("sequence")
+        .values_list("sequence", "seat", "command")
     ]
     out: dict[str, Any] = {}
     for key, value in document.items():
@@ -237,10 +238,11 @@ def action_json(action: Action, *, engine=None, viewer: int | None = None, revea
 
 
 def actions_after(*, game: Game, after: int, viewer: int | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    """The log after ``after`` as ``viewer`` may read it."""
+    """The log after ``after`` up to the version ``game`` was read at (what a read kept for that version
+    holds: games/readcache.py), as ``viewer`` may read it."""
     engine, reveal = get_engine(game.kind), reveals_all(game)
     return [action_json(a, engine=engine, viewer=viewer, reveal=reveal)
-            for a in game.actions.filter(sequence__gt=after).order_by("sequence")[:limit]]
+            for a in game.actions.filter(sequence__gt=after, sequence__lte=game.version).order_by("sequence")[:limit]]
 
 
 def replay_step(*, game: Game, step: int, viewer: int | None = None) -> dict[str, Any]:

@@ -82,3 +82,155 @@ async def test_probes_and_websockets_are_never_queued(settings):
     assert inner.running == 4 and app.refused == 0
     inner.release.set()
     assert [s for s, _, _ in await asyncio.gather(busy, *probes)] == [200] * 4
+
+
+class HeldApp:
+    """An ASGI app whose requests (named by their path's last part) run until each is let go; it
+    records the order they started in."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.going: dict[str, asyncio.Event] = {}
+
+    def name(self, scope) -> str:
+        return scope["path"].rsplit("/", 1)[-1]
+
+    def let_go(self, name: str) -> None:
+        self.going.setdefault(name, asyncio.Event()).set()
+
+    @property
+    def running(self) -> list[str]:
+        return [n for n in self.started if not self.going.get(n, asyncio.Event()).is_set()]
+
+    async def __call__(self, scope, receive, send) -> None:
+        name = self.name(scope)
+        self.started.append(name)
+        await self.going.setdefault(name, asyncio.Event()).wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def from_client(app, name: str, address: str, token: str | None = None) -> int:
+    sent = []
+    headers = [(b"authorization", f"Bearer {token}".encode())] if token else []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "path": f"/api/games/X/state/{name}", "method": "GET", "headers": headers,
+             "client": (address, 40000)}
+    await app(scope, receive, send)
+    return next(m for m in sent if m["type"] == "http.response.start")["status"]
+
+
+async def settle() -> None:
+    """Let every task that can run go as far as it can (no clock involved)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+FLOODER, PLAYER, OTHER = "203.0.113.9", "198.51.100.2", "192.0.2.7"
+
+
+async def test_a_client_holds_its_share_and_one_with_nothing_running_goes_ahead_of_its_backlog(settings):
+    settings.JUNCTION_HTTP_CONCURRENCY = 3
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    settings.JUNCTION_HTTP_QUEUE_SECONDS = 60  # never reached: each step below is decided by the order alone
+    inner = HeldApp()
+    app = HttpAdmission(inner)
+    flood = [asyncio.create_task(from_client(app, f"f{i}", FLOODER)) for i in range(5)]
+    await settle()
+    # A turn is free, yet the flooder runs only its share: the rest of its requests wait on the loop.
+    assert inner.running == ["f0", "f1"]
+    other = asyncio.create_task(from_client(app, "o", OTHER))
+    await settle()
+    assert inner.running == ["f0", "f1", "o"]  # another client is admitted at once
+    player = asyncio.create_task(from_client(app, "p", PLAYER))
+    await settle()
+    assert "p" not in inner.started  # every turn is taken: the player waits too...
+    inner.let_go("f0")
+    await settle()
+    # ... and goes ahead of the flooder's three older requests: it had nothing running.
+    assert inner.running == ["f1", "o", "p"]
+    inner.let_go("o")
+    await settle()
+    assert inner.running == ["f1", "p", "f2"]  # the flooder's next, in its own order, within its share
+    for name in ("f1", "p", "f2", "f3", "f4"):
+        inner.let_go(name)
+    assert await asyncio.gather(*flood, other, player) == [200] * 7
+    assert app.refused == 0 and app.turns().running == 0 and not app.turns().held and not app.turns().waiting
+
+
+async def test_a_seat_token_is_a_client_of_its_own_and_one_address_holds_at_most_half(settings):
+    settings.JUNCTION_HTTP_CONCURRENCY = 8
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    settings.JUNCTION_HTTP_QUEUE_SECONDS = 60
+    inner = HeldApp()
+    app = HttpAdmission(inner)
+    # Two phones behind one address, each with its seat's token: two clients, two turns each.
+    phones = [asyncio.create_task(from_client(app, f"{seat}{i}", FLOODER, token=f"tok-{seat}"))
+              for seat in "ab" for i in range(3)]
+    await settle()
+    assert sorted(inner.running) == ["a0", "a1", "b0", "b1"]
+    # Made-up tokens from that address buy nothing more: it holds half the process's turns already.
+    made_up = [asyncio.create_task(from_client(app, f"m{i}", FLOODER, token=f"made-up-{i}")) for i in range(3)]
+    await settle()
+    assert not any(name.startswith("m") for name in inner.started)
+    player = asyncio.create_task(from_client(app, "p", PLAYER, token="tok-player"))
+    await settle()
+    assert "p" in inner.running
+    inner.let_go("a0")
+    await settle()
+    # The freed turn goes to the address's oldest waiting request whose client has the fewest running:
+    # a made-up token's (none running) before seat a's third (one running).
+    assert inner.started[-1] == "m0"
+    for name in ("a1", "a2", "b0", "b1", "b2", "m0", "m1", "m2", "p"):
+        inner.let_go(name)
+    assert await asyncio.gather(*phones, *made_up, player) == [200] * 10
+    assert not app.turns().held and not app.turns().waiting
+
+
+async def test_a_flooders_excess_is_answered_busy_and_a_request_given_up_holds_nothing(settings):
+    settings.JUNCTION_HTTP_CONCURRENCY = 4
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 1
+    settings.JUNCTION_HTTP_QUEUE_SECONDS = 0.2
+    inner = HeldApp()
+    app = HttpAdmission(inner)
+    first = asyncio.create_task(from_client(app, "f0", FLOODER))
+    await settle()
+    gone = asyncio.create_task(from_client(app, "f1", FLOODER))  # waits for its share...
+    await settle()
+    gone.cancel()  # ... and its client goes away
+    await settle()
+    assert gone.cancelled() and not app.turns().waiting
+    assert await from_client(app, "f2", FLOODER) == 503  # no turn within the queue time: busy, as before
+    assert app.refused == 1
+    player = asyncio.create_task(from_client(app, "p", PLAYER))
+    await settle()
+    assert inner.running == ["f0", "p"]
+    inner.let_go("f0")
+    inner.let_go("p")
+    assert await asyncio.gather(first, player) == [200, 200]
+    assert app.turns().running == 0 and not app.turns().held
+
+
+async def test_a_share_of_zero_is_one_queue_in_arrival_order(settings):
+    settings.JUNCTION_HTTP_CONCURRENCY = 2
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 0
+    settings.JUNCTION_HTTP_QUEUE_SECONDS = 60
+    inner = HeldApp()
+    app = HttpAdmission(inner)
+    flood = [asyncio.create_task(from_client(app, f"f{i}", FLOODER)) for i in range(3)]
+    await settle()
+    player = asyncio.create_task(from_client(app, "p", PLAYER))
+    await settle()
+    assert inner.running == ["f0", "f1"]
+    inner.let_go("f0")
+    await settle()
+    assert inner.running == ["f1", "f2"]  # first come, first served
+    for name in ("f1", "f2", "p"):
+        inner.let_go(name)
+    assert await asyncio.gather(*flood, player) == [200] * 4

@@ -29,7 +29,7 @@ from . import broadcast, presence, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
-from .api.throttling import fixed_window, parse_rate
+from .api.throttling import aread_allowed, client_address_from_scope, fixed_window, parse_rate, read_price, seat_key
 from .errors import (
     DATABASE_BUSY_RETRY_AFTER,
     INTERNAL_ERROR_MESSAGE,
@@ -90,6 +90,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     groups: list[str] = []
     lost = False  # its token's seat moved to another device: told, closed, sends nothing more
     token_digest: str | None = None
+    read_seat_key: str | None = None  # its token as the read limits count it (throttling.seat_key): get-state
     # The game's version in the last state or summary this socket sent its client (None until
     # the first): games.broadcast's resync compares it with the log's.
     version_sent: int | None = None
@@ -114,6 +115,7 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         self.connect_began = time.monotonic()
         # Its hash, to know this socket when its seat is handed to another device (seat_moved).
         self.token_digest = hash_token(token) if token else None
+        self.read_seat_key = seat_key(token)
         try:
             self.game_id, self.code, self.actor = await self._authenticate(code, token)
         except ConnectExpired:
@@ -199,13 +201,12 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             await self._error("invalid-request", "A command must be a JSON object.")
             return
         command_id = body.get("command_id")
+        if body.get("cmd") == "get-state":  # a read, priced by its size like HTTP's: not a command
+            await self._get_state(body, command_id)
+            return
         wait = self._over_the_limit()
         if wait is not None:  # the socket stays open; the client may send again after retry_after
-            frame = {"type": "error", "error": {"code": "rate-limited", "message": f"Too many commands; try again in {math.ceil(wait)} s."},
-                     "retry_after": math.ceil(wait)}
-            if isinstance(command_id, str):
-                frame["command_id"] = command_id
-            await self._send_json(frame)
+            await self._rate_limited(wait, command_id, "commands")
             return
         response, outbox = await self._handle(body)
         if command_id is not None and isinstance(command_id, str):
@@ -213,6 +214,35 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         # The committed change to this process's sockets, then the answer, then the channel
         # layer's publishes, from this loop: when a client has the answer it has the state.
         await broadcast.send_async(outbox, after_local=lambda: self._send_json(response))
+
+    async def _get_state(self, body: dict[str, Any], command_id: Any) -> None:
+        """``{"cmd": "get-state"}`` over the socket counts against the same read limits as HTTP's
+        (games/api/throttling.py: per address and per seat token, one token per started
+        ``JUNCTION_READ_PRICE_BYTES`` of the answer): its first token before the read (a refused one
+        costs no query), the rest once its size is known; past a limit the answer is the
+        ``rate-limited`` frame instead, and the socket stays open."""
+        address, seat = client_address_from_scope(self.scope), self.read_seat_key
+        wait = await aread_allowed(address=address, seat_key=seat)
+        if wait is None:
+            response, _ = await self._handle(body)  # a read: nothing committed, nothing to broadcast
+            if isinstance(command_id, str):
+                response["command_id"] = command_id
+            text = broadcast.dumps(response)
+            if response.get("type") == "state":
+                wait = await aread_allowed(address=address, seat_key=seat, cost=read_price(len(text)) - 1)
+        if wait is not None:
+            await self._rate_limited(wait, command_id, "reads")
+            return
+        await self.send(text_data=text)
+        if response.get("type") == "state":
+            self._sent(response["version"])
+
+    async def _rate_limited(self, wait: float, command_id: Any, what: str) -> None:
+        frame = {"type": "error", "error": {"code": "rate-limited", "message": f"Too many {what}; try again in {math.ceil(wait)} s."},
+                 "retry_after": math.ceil(wait)}
+        if isinstance(command_id, str):
+            frame["command_id"] = command_id
+        await self._send_json(frame)
 
     async def relay(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
@@ -328,10 +358,8 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         except ValidationError as exc:
             return {"type": "error", "error": {"code": "invalid-request", "message": "; ".join(_flatten(exc.detail))}}
         try:
-            if data["cmd"] == "get-state":
-                payload = await self._state_payload()
-                self._sent(payload["version"])
-                return {"type": "state", **payload}
+            if data["cmd"] == "get-state":  # sent and priced by _get_state
+                return {"type": "state", **await self._state_payload()}
             command = {k: v for k, v in body.items() if k not in ("command_id", "expected_version")}
             result = await services.game_command_async(
                 code=self.code,

@@ -22,7 +22,8 @@ game's state, the notes' get-state, the log, a replay step, a kind's content) co
 the read limits per started ``JUNCTION_READ_PRICE_BYTES`` of JSON it sends, with or without a
 token, so a flood of big reads is refused sooner than a flood of small ones. The throttle takes
 the first token before the view runs (a refused read costs no query); the view charges the rest
-once it knows the size (:func:`read_charge`). A 304 costs the first token only.
+once it knows the size (:func:`read_charge`). A 304 costs the first token only. A get-state over the
+WebSocket is priced the same way against the same limits (:func:`aread_allowed`).
 """
 
 from __future__ import annotations
@@ -229,6 +230,22 @@ async def acommand_allowed(*, address: str, seat_key: str | None) -> float | Non
     if isinstance(caches["default"], LocMemCache):
         return command_allowed(address=address, seat_key=seat_key)
     return await asyncio.to_thread(command_allowed, address=address, seat_key=seat_key)
+
+
+def read_allowed(*, address: str, seat_key: str | None, cost: int = 1) -> float | None:
+    """A WebSocket get-state is a read, priced like HTTP's: ``cost`` tokens of the same read limits
+    (its first one before it is read, the rest of :func:`read_price` once its size is known); None
+    when allowed (or nothing to count), else the seconds to wait."""
+    if cost <= 0:
+        return None
+    return check("read", address=address, seat=seat_key, cost=cost)
+
+
+async def aread_allowed(*, address: str, seat_key: str | None, cost: int = 1) -> float | None:
+    """:func:`read_allowed` for an event loop (a Redis round trip in a thread, as :func:`acommand_allowed`)."""
+    if cost <= 0 or isinstance(caches["default"], LocMemCache):
+        return read_allowed(address=address, seat_key=seat_key, cost=cost)
+    return await asyncio.to_thread(read_allowed, address=address, seat_key=seat_key, cost=cost)
 
 
 # --- DRF throttles --------------------------------------------------------------------

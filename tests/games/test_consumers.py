@@ -201,3 +201,36 @@ async def test_a_player_takes_their_seat_back_from_the_bot_over_the_socket():
     await ann.send_to(text_data=json.dumps({"cmd": "add", "n": 1}))
     assert (await receive_type(ann, "result"))["version"] == 3
     await ann.disconnect()
+
+
+async def test_get_states_over_one_socket_are_priced_reads_and_meet_the_read_limit(settings):
+    # A get-state over the socket counts against the same read limits as HTTP's, one token per started
+    # JUNCTION_READ_PRICE_BYTES of its answer; the command limit does not see it.
+    settings.JUNCTION_READ_SEAT_RATE = "40/hour"
+    settings.JUNCTION_READ_PRICE_BYTES = 100
+    settings.JUNCTION_COMMAND_SEAT_RATE = "1/hour"
+    code, tokens = await database_sync_to_async(make_game)()
+    seat1, _ = await connected(code, tokens[1])
+    states, limited, size = 0, None, 0
+    for i in range(40):  # a flood on one socket
+        await seat1.send_to(text_data=json.dumps({"cmd": "get-state", "command_id": f"g{i:02}"}))
+        text = await seat1.receive_from(timeout=3)
+        frame = json.loads(text)
+        if frame["type"] == "error":
+            limited = frame
+            break
+        assert (frame["type"], frame["command_id"], frame["seat"]) == ("state", f"g{i:02}", 1)
+        states, size = states + 1, len(text)
+    assert limited is not None, "40 get-states never met the read limit"
+    assert limited["error"]["code"] == "rate-limited" and limited["retry_after"] >= 1
+    assert limited["command_id"] == f"g{states:02}"
+    price = -(-size // 100)  # one token per started 100 bytes of each answer
+    assert price > 1 and states == 40 // price
+    # The socket stays open, and HTTP reads with the same token meet the same limit.
+    await seat1.send_to(text_data='{"type":"ping"}')
+    assert await seat1.receive_from(timeout=3) == '{"type":"pong"}'
+    from django.test import Client
+
+    answer = await database_sync_to_async(Client().get)(f"/api/games/{code}/state", HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
+    assert answer.status_code == 429
+    await seat1.disconnect()

@@ -401,7 +401,9 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "my-games"
 # Right after sign-up My games offers (and makes) the seats this browser holds part of the account.
 ACCOUNT_SIGNUP_REDIRECT_URL = "/me/games?welcome=1"
-# ACCOUNT_RATE_LIMITS: allauth's defaults (sign-in failures, password resets, sign-ups per address).
+# ACCOUNT_RATE_LIMITS: allauth's defaults (sign-in failures, password resets, sign-ups per address), the
+# address as the platform's limits see it (JUNCTION_TRUSTED_PROXIES; players/adapter.py).
+ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
 # Sign-in failures: 5 per account in 5 minutes, 10 a minute per address; past them the right password is
 # refused too until the window passes. The Django admin signs in through allauth (config/urls.py):
 # game masters have the same limits, and /admin/login/ checks no password of its own.

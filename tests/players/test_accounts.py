@@ -289,3 +289,21 @@ def test_a_signed_in_player_is_not_let_into_admin():
     assert client.post("/accounts/login/?next=/admin/", {"login": "ada", "password": PASSWORD}).status_code == 302
     assert client.get("/admin/login/").status_code == 403
     assert client.get("/admin/").status_code == 302  # to the admin's sign-in, which refuses her (above)
+
+
+def test_sign_in_limits_count_the_address_the_trusted_proxy_names(settings):
+    """Behind the load balancer (JUNCTION_TRUSTED_PROXIES=1) ten failed sign-ins a minute from one
+    address lock out that address, not everyone the proxy forwards (players/adapter.py)."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    settings.JUNCTION_TRUSTED_PROXIES = 1
+    cache.clear()
+    sign_in = "/accounts/login/"
+    flooder = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    for i in range(12):  # other names each time: only the address's limit (10 a minute) is reached
+        flooder.post(sign_in, {"login": f"nobody{i}", "password": "not-it"})
+    assert b"Too many failed login attempts" in flooder.post(sign_in, {"login": "nobody", "password": "x"}).content
+    make_user()
+    neighbour = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.5")  # the same proxy, another player
+    assert neighbour.post(sign_in, {"login": "ada", "password": PASSWORD}).status_code == 302

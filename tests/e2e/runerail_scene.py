@@ -1,6 +1,7 @@
 """Runerail's scene for the browser tests: a 3-player game whose seed makes the third player's hand
 discard (in round 1) draw the Raiders from the Ash while the second player's train stands in the Ashen
-Reach with a load, so that the event asks another player to choose a load to lose.
+Reach with two different loads, so that the event asks another player to choose a load to lose (a train
+with one load, or loads all alike, has no choice: it loses it without being asked).
 
 The seed is found on a replica of the game (``ENGINE.setup`` with the same players, options and seed,
 and the commands of :func:`prefix` applied) and set through the database before the game starts."""
@@ -25,8 +26,9 @@ def listed(state: dict, seat: int, cmd: str) -> list[dict]:
     return [e["command"] for e in ENGINE.listing(state, seat=seat) if e["command"]["cmd"] == cmd and e["reason"] is None]
 
 
-def ashen_city_with_load(state: dict) -> tuple[dict, dict]:
-    """A place-train command at a city of the Raiders' area that has a load to pick up, and that pick-up."""
+def ashen_city_with_load(state: dict) -> tuple[dict, dict, dict]:
+    """A place-train command at a city of the Raiders' area that has two different loads to pick up, and
+    those two pick-ups."""
     area = set(data.content()["areas"][RAIDERS]["nodes"])
     for place in listed(state, 1, "place-train"):
         if key_of(place["at"]) not in area:
@@ -34,16 +36,16 @@ def ashen_city_with_load(state: dict) -> tuple[dict, dict]:
         trial = copy.deepcopy(state)
         ENGINE.apply(trial, seat=1, command=place)
         loads = listed(trial, 1, "pick-up")
-        if loads:
-            return place, loads[0]
-    raise AssertionError("no city of the Ashen Reach has a load to pick up")
+        if len({c["load"] for c in loads}) >= 2:
+            return place, loads[0], next(c for c in loads if c["load"] != loads[0]["load"])
+    raise AssertionError("no city of the Ashen Reach has two loads to pick up")
 
 
 def prefix(state: dict) -> list[tuple[int, dict]]:
     """The commands up to Cy's hand discard, applied to ``state`` as they are made: each seat keeps the
     first foreman dealt; the build rounds end at once (the laptop's tapped build spends gold only,
     it draws no card); in round 1 Ann puts her train on a port outside the Ashen Reach, Bo on a
-    city inside it and loads there."""
+    city inside it and loads two different loads there."""
     done: list[tuple[int, dict]] = []
 
     def do(seat: int, command: dict) -> None:
@@ -60,9 +62,10 @@ def prefix(state: dict) -> list[tuple[int, dict]]:
     ports = data.port_keys()
     do(0, next(c for c in listed(state, 0, "place-train") if key_of(c["at"]) not in area and key_of(c["at"]) in ports))
     do(0, {"cmd": "end-turn"})
-    place, pick = ashen_city_with_load(state)
+    place, pick, second = ashen_city_with_load(state)
     do(1, place)
     do(1, pick)
+    do(1, second)
     do(1, {"cmd": "end-turn"})
     assert state["active"] == 2
     return done

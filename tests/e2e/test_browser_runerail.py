@@ -161,7 +161,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
 
     # Bo puts his train in the Ashen Reach (over HTTP) and loads there by tapping his phone.
     bo, cy = pages[1], pages[2]
-    bo_place, bo_pick = [c for s, c in plan if s == 1 and c["cmd"] in ("place-train", "pick-up")]
+    bo_place, bo_pick, bo_second = [c for s, c in plan if s == 1 and c["cmd"] in ("place-train", "pick-up")]
     send(1, bo_place)
     at_version(bo, Game.objects.get(code=code).version)
     pick = bo.locator(f"#rn-actions button[data-cmd=pick-up][data-key='{_data_key(bo_pick)}']")
@@ -170,6 +170,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     pick.click()
     at_version(bo, before + 1)
     assert state()["players"][1]["loads"] == [bo_pick["load"]]
+    send(1, bo_second)  # two different loads: the Raiders will ask which one goes
     send(1, {"cmd": "end-turn"})
 
     # Cy's demand cards: a demand tapped rings its city on the map.
@@ -209,7 +210,7 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
             break
         laptop.wait_for_timeout(100)
         final = Game.objects.get(code=code)
-    assert final.state["players"][1]["loads"] == [] and not final.state.get("pending")
+    assert final.state["players"][1]["loads"] == [bo_second["load"]] and not final.state.get("pending")
     area = data.content()["areas"][RAIDERS]
     effect = next(e for e in final.state["effects"] if e["card"] == RAIDERS)
     watcher = new_page(width=1280, height=800)
@@ -218,7 +219,8 @@ def test_three_players_draft_build_and_an_event_asks_another_phone(live_server_u
     for page in [*pages.values(), watcher]:
         page.wait_for_function(f"document.body.dataset.version === '{final.version}'")
         assert page.locator("#rn-ask").is_hidden()
-        assert page.inner_text("#rn-players li[data-seat='1'] .rn-loads") == "empty"
+        assert page.inner_text("#rn-players li[data-seat='1'] .rn-loads") == \
+            "carrying " + data.loads()[bo_second["load"]]["name"]
         item = page.locator(f"#rn-effects li[data-card='{RAIDERS}']")
         assert raiders in item.inner_text()
         assert f"until the end of Cy's turn in round {effect['ends']['turn'] - 3}" in item.inner_text()

@@ -39,6 +39,7 @@ RULES: dict[str, Any] = {
 }
 
 GATE_COST = 2  # building to a Deepway gate milepost (published: an Underground entrance costs 2)
+PORT_COST = 2  # building to a port milepost outside a major city (published; option port_price "city": its city's 3)
 PORT_CAP = 2  # players who may build into a port outside a major city (published), medium ports too
 GATE_MAX_OWN = 3  # one player's sections into one Deepway gate milepost (published: tunnel entrances)
 BUILD_LIMIT = 20  # what a turn may spend on hiring, building and upgrading together
@@ -286,6 +287,13 @@ SHIP_MAX_BOARDING = 5  # the dearest boarding: a player must hold it to draw a s
 def ships() -> dict[str, dict[str, Any]]:
     """The 13 ship cards by id: ``{"id", "name", "speed", "boarding_cost", "text"}``."""
     return {s["id"]: s for s in components()["ships"]}
+
+
+@functools.lru_cache(maxsize=1)
+def minor_port_nodes() -> frozenset[int]:
+    """Milepost indices of the ports outside the major cities (a major's port milepost is a major milepost)."""
+    m = core().map
+    return frozenset(n.index for n in m.nodes if n.port and (n.city is None or m.cities[n.city].size != "major"))
 
 
 @functools.lru_cache(maxsize=1)

@@ -21,25 +21,28 @@ other table to read them. The document::
                                "money_spent", "money_left", "distance_moved", "distance_left",
                                "half_rate": bool, "tolls_paid": [player ids], "move_bribe_paid", "build_bribe_paid"},
      "commands": [{"sequence", "player_id", "command"}],   # added by the platform (its action log), see below
-     "winner": None | player id, "end_reason": None | "won",
-     # effect states: for each, whether it is on and the turn it ends
+     "winner": None | player id, "winners": [player ids], "end_reason": None | "won",
+     # effect states: for each, whether it is enabled and what turn it ends
      "effects": {"rainbow_bridge", "magical_link", "no_upgrading", "no_ship_changes", "no_foreman_change":
                      {"enabled": bool, "ends_turn": n | None, "card": card id | None},
-                 "no_build": [area effect + "players": [player ids]], "halted_trains": [area effect],
-                 "half_rate_areas": [area effect], "no_loading": [area effect + "cities": [city ids]],
+                 "no_build", "halted_trains", "half_rate_areas", "no_loading":
+                     {"enabled": bool, "ends_turn": n | None, "areas": [area effect]},
+                     # no_build's areas also name "players": [player ids], no_loading's "cities": [city ids]
                  "cards": [every event card in play: {"card", "kind", "status", "drawn_by", "ends", "ends_turn"}]},
      # deck information
      "decks": {"resources": {load id: chips left},
                "foremen": {"deck_size", "discard_pile": [foreman]},
                "ships": {"deck_size", "discard_pile": [ship]},
-               "demands": {"deck_size", "discard_pile": [card]},
+               "demands": {"deck_size", "discard_pile": [card]},   # event cards in force too (below)
                "trains": [{"id", "name", "level", "loads", "speed", "left"}]},   # the loco supply
      # per-player state (index = player id)
      "players": [{"id", "name", "color", "gold", "demand_cards": count, "train": {"id", "name", "level",
                   "loads", "speed", "at": milepost | None, "sea_at": sea point | None}, "ship": ship | None,
                   "foreman": foreman | None, "loads": [load ids], "majors_connected": [city ids],
-                  "effects": {"skip_turn": bool, "lost_turns": n, "can_build_track": bool,
-                              "no_build": [area effect], "rebuild_rights": [links]}}],
+                  "effects": {"skip_turn": {"enabled": bool, "ends_turn": n | None, "turns": n},
+                              "can_build_track": bool,
+                              "no_build": {"enabled": bool, "ends_turn": n | None, "areas": [area effect]},
+                              "rebuild_rights": [links]}}],
      # static geography (left out with "geography": false in the get-state body; see the README)
      "geography": {"layout": "odd-r", "board": {"width", "height"}, "layers": [{"id", "name"}],
                    "regions": {id: name},
@@ -58,8 +61,9 @@ other table to read them. The document::
 the foreman draft, then the initial build rounds, which stand for the notes' "each player picks a starting
 city": here a train is placed on any city at its first normal turn); its normal turns are ``main``.
 ``special_phase`` is the decision the game waits for, whose ``player_id`` alone may answer:
-``{"kind": "lose-load", "player_id", "queue": [{"player_id", "card", "loads"}], "ends_turn_after": bool}`` (an
-event asks trains to drop a load: the notes' example), ``{"kind": "foreman-draft", "player_id", "deal",
+``{"kind": "lose-load", "player_id", "queue": [{"player_id", "card", "loads"}], "ends_turn_after": bool,
+"draw_waits": None | {"player_id", "cards"}}`` (an event asks trains to drop a load: the notes' example; the
+drawer's draw, ``cards`` still to come, goes on after the answers), ``{"kind": "foreman-draft", "player_id", "deal",
 "queue", "dealt_counts": {player id: n}, "undrafted": n}``, ``{"kind": "choose-foreman", "player_id",
 "source"}`` (a hire by drawing) and ``{"kind": "choose-ship", "player_id", "count"}`` (the Halfling's three
 ships); what was dealt or drawn is in that player's ``you`` only.
@@ -68,8 +72,17 @@ ships); what was dealt or drawn is in that player's ``you`` only.
 turn count, ``ends``: ``{"player_id", "player_turn"}``); ``ends_turn`` is the game's turn number whose end
 removes it (every player's turn, a lost one too, is one turn, so it is known when drawn), ``None`` for the
 game-long Prism Bridge. The rainbow bridge is the Prism Bridge, the magical link the Ley Line (``enabled``:
-open now; while an event suspends it, ``ends_turn`` is when it reopens). An *area effect* is ``{"card",
-"area": the event's area as events.json writes it, "ends", "ends_turn"}``.
+open now; while an event suspends it, ``ends_turn`` is when it reopens). The four area kinds (no building,
+halted trains, half rate, no loading) are each ``{"enabled", "ends_turn", "areas"}`` like the others:
+``enabled`` while one or more of their cards is in force, ``ends_turn`` the last of those cards' ends, each
+*area effect* ``{"card", "area": the event's area as events.json writes it, "ends", "ends_turn"}``. Per
+player, the notes' "skip turn?" is ``skip_turn`` (``turns``: lost turns to come, ``ends_turn``: the game's
+turn in which the last of them is skipped) and "can build track?" is ``can_build_track`` with the no-build
+effect barring them (``no_build``, its end).
+
+**The discard pile.** An event card drawn is shown face up on the demand deck's discard pile at once, marked
+``"in_force": true`` while its effect lasts (the engine keeps it beside the pile until then, so it cannot be
+reshuffled into the deck while in force); a demand card discarded, and an event card once over, without it.
 
 **Cards.** A demand card ``{"id", "type": "demand", "demands": [{"city", "load", "payout"}]}``, an event card
 ``{"id", "type": "event", "title", "kind"}``, a foreman ``{"id", "kind", "name"}``, a ship ``{"id", "name",
@@ -180,6 +193,13 @@ def _area_cities(card: str) -> tuple[str, ...]:
     return tuple(sorted({m.nodes[i].city for i in area.nodes | area.pair_ends if m.nodes[i].city}))
 
 
+def _areas(state: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """An area kind's state: enabled while any card of it is in force, ending with the last of them."""
+    ends = [e["ends_turn"] for e in entries]
+    return {"enabled": bool(entries), "ends_turn": None if not entries or None in ends else max(ends),
+            "areas": entries}
+
+
 def _switch(engine: Runerail, state: dict[str, Any], kind: str) -> dict[str, Any]:
     effect = engine.in_force(state, kind)
     if effect is None:
@@ -201,11 +221,12 @@ def effects(engine: Runerail, state: dict[str, Any]) -> dict[str, Any]:
         "magical_link": {"enabled": bool(open_links.get(data.LEY_LINE)),
                          "ends_turn": ends_turn(state, strike["ends"]) if strike else None,
                          "card": strike["card"] if strike else None},
-        "no_build": [{**_area_effect(state, e), "players": _barred(state, e)} for e in active if e["kind"] == "no-build"],
-        "halted_trains": [_area_effect(state, e) for e in active if e["kind"] == "halt"],
-        "half_rate_areas": [_area_effect(state, e) for e in active if e["kind"] == "half-rate"],
-        "no_loading": [{**_area_effect(state, e), "cities": list(_area_cities(e["card"]))}
-                       for e in active if e["kind"] == "no-loading"],
+        "no_build": _areas(state, [{**_area_effect(state, e), "players": _barred(state, e)}
+                                   for e in active if e["kind"] == "no-build"]),
+        "halted_trains": _areas(state, [_area_effect(state, e) for e in active if e["kind"] == "halt"]),
+        "half_rate_areas": _areas(state, [_area_effect(state, e) for e in active if e["kind"] == "half-rate"]),
+        "no_loading": _areas(state, [{**_area_effect(state, e), "cities": list(_area_cities(e["card"]))}
+                                     for e in active if e["kind"] == "no-loading"]),
         "no_upgrading": _switch(engine, state, "no-upgrade"),
         "no_ship_changes": _switch(engine, state, SHIP_CHANGES),
         "no_foreman_change": _switch(engine, state, "no-foreman-change"),
@@ -219,8 +240,10 @@ def special_phase(state: dict[str, Any]) -> dict[str, Any] | None:
     pending = state.get("pending")
     if pending:
         queue = [{"player_id": q["seat"], "card": q["card"], "loads": q["loads"]} for q in pending["queue"]]
+        draw = pending.get("draw")
         return {"kind": pending["kind"], "player_id": queue[0]["player_id"], "queue": queue,
-                "ends_turn_after": pending.get("then") == "end-turn"}
+                "ends_turn_after": pending.get("then") == "end-turn",
+                "draw_waits": {"player_id": draw["seat"], "cards": draw["cards"]} if draw else None}
     if state["draft"] is not None and state["phase"] == "draft":
         d = state["draft"]
         return {"kind": "foreman-draft", "player_id": d["queue"][0] if d["queue"] else None, "deal": d["deal"],
@@ -244,7 +267,10 @@ def decks(state: dict[str, Any]) -> dict[str, Any]:
                     "discard_pile": [foreman_card(c) for c in state["foreman_discards"]]},
         "ships": {"deck_size": len(data.ships()) if ship_deck is None else len(ship_deck),
                   "discard_pile": [ship_card(c) for c in state.get("ship_discards") or []]},
-        "demands": {"deck_size": len(state["deck"]), "discard_pile": [deck_card(c) for c in state["discards"]]},
+        "demands": {"deck_size": len(state["deck"]),
+                    "discard_pile": [deck_card(c) for c in state["discards"]]
+                    + [{**deck_card(e["card"]), "in_force": True} for e in state["effects"]
+                       if e["status"] != "rebuild"]},
         "trains": [{"id": t, "name": x["name"], "level": x["level"], "loads": x["loads"], "speed": x["speed"],
                     "left": state["locos"][t]} for t, x in locos.items()],
     }
@@ -257,7 +283,9 @@ def players(state: dict[str, Any], fx: dict[str, Any]) -> list[dict[str, Any]]:
     for p in state["players"]:
         s = p["seat"]
         loco = data.locos()[p["loco"]]
-        no_build = [{k: v for k, v in e.items() if k != "players"} for e in fx["no_build"] if s in e["players"]]
+        no_build = [{k: v for k, v in e.items() if k != "players"} for e in fx["no_build"]["areas"]
+                    if s in e["players"]]
+        lost = p.get("lost_turns", 0)
         out.append({
             "id": s,
             "name": p["name"],
@@ -271,10 +299,10 @@ def players(state: dict[str, Any], fx: dict[str, Any]) -> list[dict[str, Any]]:
             "loads": list(p["loads"]),
             "majors_connected": core.majors_connected(state["rail"], s),
             "effects": {
-                "skip_turn": p.get("lost_turns", 0) > 0,
-                "lost_turns": p.get("lost_turns", 0),
+                "skip_turn": {"enabled": lost > 0, "turns": lost,
+                              "ends_turn": ends_turn(state, {"seat": s, "turn": p["turns"] + lost}) if lost else None},
                 "can_build_track": not no_build,
-                "no_build": no_build,
+                "no_build": _areas(state, no_build),
                 "rebuild_rights": [_link(k) for k, owner in sorted(reserved.items()) if owner == s],
             },
         })
@@ -393,7 +421,8 @@ def protocol_state(engine: Runerail, state: dict[str, Any], *, seat: int | None)
         "round": state["round"],
         "turn_order": list(state["order"]),
         "current_player": current,
-        "winner": state["winners"][0] if state["winners"] else None,
+        "winner": state["winners"][0] if len(state["winners"]) == 1 else None,
+        "winners": list(state["winners"]),
         "end_reason": state["end_reason"],
         "effects": fx,
         "decks": decks(state),

@@ -55,6 +55,7 @@ from .data import (
     HAND,
     LEY_LINE,
     PORT_CAP,
+    PORT_COST,
     PRISM_BRIDGE,
     START_GOLD,
     WIN_GOLD,
@@ -167,6 +168,12 @@ class RunerailHooks(RailHooks):
                                                                      e["drawn_by"])))
                          for e in self.effects if e["kind"] == "no-build"]
         self.halted = [data.event_area(e["card"]) for e in self.effects if e["kind"] == "halt"]
+        # Track destroyed by an event whose card is still in force: nobody builds there until the card is
+        # discarded (then the owners' rebuild rights apply: the rail core's ``reserved``).
+        self.destroyed = [data.event_area(e["card"]) for e in state["effects"]
+                          if e["kind"] == "track-destroyed" and e["status"] == "done"]
+        self.port_price = state["options"].get("port_price", "published")
+        self.minor_ports = data.minor_port_nodes()
         self.abilities = {p["seat"]: _ability(state, p["seat"]) for p in state["players"]}
         self.orc = _orc_holder(state)
         self.gates = data.gate_nodes()
@@ -229,6 +236,8 @@ class RunerailHooks(RailHooks):
         price = cost.node
         if b in self.gates:
             price = GATE_COST
+        elif b in self.minor_ports and self.port_price == "published":
+            price = PORT_COST
         elif "layer_cost" in ability and node.layer == ability.get("build_only_layer"):
             price = ability["layer_cost"]
         elif node.city is None and node.terrain in ability.get("terrain_cost", {}):
@@ -243,6 +252,12 @@ class RunerailHooks(RailHooks):
             for area, barred in self.no_build:
                 if player in barred and area.touches(key):
                     return ("no-build", "No building there now (an event).")
+        if self.destroyed:
+            key = m.edge_key(a, b)
+            for area in self.destroyed:
+                if area.touches(key):
+                    return ("track-destroyed", "An event destroyed the track there and is still in force: nobody "
+                                               "builds there until it ends (then the owners may rebuild).")
         layer = ability.get("build_only_layer")
         if layer is not None and (m.nodes[a].layer != layer or m.nodes[b].layer != layer):
             return ("foreman-layer", f"Your foreman builds only in {m.layers[layer]['name']}.")
@@ -291,6 +306,17 @@ class Runerail(Engine):
         Option("prism_bridge", "choice", "game",
                "Once its event opens it, the Prism Bridge stays open for the rest of the game (published), or "
                "until the Ley Line is next suspended (the tournament rule).", choices=("game", "until-strike")),
+        Option("win_check", "choice", "at-once",
+               "The win (7 of the 8 majors joined and 250 gold) is checked for every player whenever anything "
+               "may change it — a delivery, an event card anyone draws, tolls, a turn's end — and ends the game "
+               "at once (the notes and the published rule); or only for the player ending their own turn.",
+               choices=("at-once", "own-turn-end")),
+        Option("win_tie", "choice", "most-gold",
+               "When one event makes two players meet the goal at once: the one with more gold wins (equal "
+               "gold: they share the win), or they all share it.", choices=("most-gold", "shared")),
+        Option("port_price", "choice", "published",
+               "Building to a port milepost outside a major city costs 2 (published), or its city's 3.",
+               choices=("published", "city")),
     )
 
     # -- setup -----------------------------------------------------------------------------------------
@@ -462,11 +488,16 @@ class Runerail(Engine):
 
     def apply_rules(self, state: State, *, seat: int | None, command: Command) -> list[Event]:
         require(not state["finished"], "game-over", "The game is over.")
+        events = self._command(state, seat, command)
+        return events + self._win_at_once(state)
+
+    def _command(self, state: State, seat: int | None, command: Command) -> list[Event]:
         name = command["cmd"]
         pending = state.get("pending")
         if pending:
             asked = pending["queue"][0]["seat"]
-            require(seat == asked, "not-your-turn", f"Waiting for player {asked} to choose a load to lose.")
+            require(seat == asked, "decision-pending",
+                    f"Waiting for {state['players'][asked]['name']} (player {asked}) to choose a load to lose.")
             require(name == "choose-load-to-lose", "decision-pending", "First choose the load you lose.")
             assert seat is not None
             return self._choose_load_to_lose(state, seat, command)
@@ -842,6 +873,9 @@ class Runerail(Engine):
         state["turn"]["acted"] = True
         events: list[Event] = [{"type": "delivered", "seat": seat, "card": card, "demand": index,
                                 "load": demand["load"], "city": demand["city"], "payout": demand["payout"]}]
+        events += self._win_at_once(state)  # paid: the game may end before the card is replaced
+        if state["finished"]:
+            return events
         rng = Rng(state["rng"])
         events += self._draw_into_hand(state, seat, rng)
         state["rng"] = rng.state
@@ -858,18 +892,29 @@ class Runerail(Engine):
         require(bool(state["deck"]), "deck-empty", "There are no cards left to draw.")
         return state["deck"].pop()
 
-    def _draw_into_hand(self, state: State, seat: int, rng: Rng) -> list[Event]:
-        """Draw until a demand card comes: each event card drawn on the way takes effect (published)."""
+    def _draw_into_hand(self, state: State, seat: int, rng: Rng, count: int = 1) -> list[Event]:
+        """Draw ``count`` demand cards into ``seat``'s hand: each event card drawn on the way takes effect
+        (published) and the draw goes on. The notes: an event "could end the game and make another player
+        win" (the win is checked after each one: the draw stops there), and "could interrupt the turn and
+        require the input of other players": when one asks for a decision (a lost load) the draw waits for
+        the answers (``pending["draw"]``: the seat and the cards still owed; ``_choose_load_to_lose`` goes on)."""
         events: list[Event] = []
         state["draws"] += 1
-        while True:
+        while count > 0:
             card = self._pop(state, rng)
             if card in data.events():
                 events += self._trigger(state, seat, card)
+                events += self._win_at_once(state)
+                if state["finished"]:
+                    return events
+                if state.get("pending"):
+                    state["pending"]["draw"] = {"seat": seat, "cards": count}
+                    return events
                 continue
             state["players"][seat]["hand"].append(card)
             events.append({"type": "card-drawn", "seat": seat})
-            return events
+            count -= 1
+        return events
 
     def _trigger(self, state: State, seat: int, card: str) -> list[Event]:
         """An event card drawn by ``seat``: recorded in ``effects``; the kinds of APPLIED_EVENTS act now."""
@@ -906,12 +951,23 @@ class Runerail(Engine):
             events.append({"type": "turns-lost", "card": card, "seats": hit})
         elif kind == "lose-load":
             area = data.event_area(card)
-            asked = [p["seat"] for p in state["players"] if p["loads"] and _in_area(state, p["seat"], area)]
+            count = spec["params"].get("loads", 1)
+            asked = []
+            for p in state["players"]:
+                if not p["loads"] or not _in_area(state, p["seat"], area):
+                    continue
+                if count >= len(p["loads"]) or len(set(p["loads"])) == 1:
+                    # No choice to make (every load goes, or they are all alike): taken at once, nobody asked.
+                    for load in p["loads"][:count]:
+                        p["loads"].remove(load)
+                        state["supply"][load] += 1
+                        events.append({"type": "load-lost", "seat": p["seat"], "load": load, "card": card,
+                                       "chosen": False})
+                    continue
+                asked.append(p["seat"])
             if asked:
                 pending = state.get("pending") or {"kind": "lose-load", "queue": [], "then": None}
-                count = spec["params"].get("loads", 1)
-                pending["queue"] += [{"seat": s, "card": card, "loads": min(count, len(state["players"][s]["loads"]))}
-                                     for s in asked]
+                pending["queue"] += [{"seat": s, "card": card, "loads": count} for s in asked]
                 state["pending"] = pending
             events.append({"type": "loads-to-lose", "card": card, "seats": asked})
         elif kind == "track-destroyed":
@@ -978,10 +1034,11 @@ class Runerail(Engine):
         player["hand"] = []
         rng = Rng(state["rng"])
         events: list[Event] = [{"type": "hand-discarded", "seat": seat, "count": count}]
-        for _ in range(count):
-            events += self._draw_into_hand(state, seat, rng)
+        events += self._draw_into_hand(state, seat, rng, count)
         state["rng"] = rng.state
-        if state.get("pending"):  # the turn ends once the players asked have chosen
+        if state["finished"]:
+            return events
+        if state.get("pending"):  # the turn ends once the players asked have chosen and the hand is full
             state["pending"]["then"] = "end-turn"
             return events
         return events + self._end_turn(state, seat)
@@ -995,13 +1052,23 @@ class Runerail(Engine):
         player["loads"].remove(load)
         state["supply"][load] += 1
         state["draws"] += 1  # another seat's choice: undo never takes it back
-        events: list[Event] = [{"type": "load-lost", "seat": seat, "load": load, "card": ask["card"]}]
+        events: list[Event] = [{"type": "load-lost", "seat": seat, "load": load, "card": ask["card"], "chosen": True}]
         ask["loads"] -= 1
         if ask["loads"] <= 0 or not player["loads"]:
             pending["queue"].pop(0)
         if pending["queue"]:
             return events
         state["pending"] = None
+        draw = pending.get("draw")
+        if draw:  # the drawer's draw waited for the answers: it goes on now
+            rng = Rng(state["rng"])
+            events += self._draw_into_hand(state, draw["seat"], rng, draw["cards"])
+            state["rng"] = rng.state
+            if state["finished"]:
+                return events
+            if state.get("pending"):  # another decision on the way: the turn's end waits for it too
+                state["pending"]["then"] = pending.get("then")
+                return events
         if pending.get("then") == "end-turn":
             events += self._end_turn(state, state["active"])
         return events
@@ -1165,9 +1232,12 @@ class Runerail(Engine):
             state["turn_index"] = 0
             events.append({"type": "build-rounds-over"})
             return events + self._begin_turn(state, state["order"][0])
-        if self.qualifies(state, seat):
+        if state["options"].get("win_check", "at-once") == "own-turn-end" and self.qualifies(state, seat):
             return events + self._finish(state, [seat], "won")
-        events += self._expire(state, seat)
+        events += self._expire(state, seat)  # the Ley Line may reopen: the win is checked again
+        events += self._win_at_once(state)
+        if state["finished"]:
+            return events
         while True:
             state["turn_index"] += 1
             if state["turn_index"] >= len(state["order"]):
@@ -1182,6 +1252,9 @@ class Runerail(Engine):
             state["turn_no"] += 1
             events.append({"type": "turn-lost", "seat": nxt["seat"]})
             events += self._expire(state, nxt["seat"])
+            events += self._win_at_once(state)
+            if state["finished"]:
+                return events
         return events + self._begin_turn(state, state["order"][state["turn_index"]])
 
     def qualifies(self, state: State, seat: int) -> bool:
@@ -1190,7 +1263,24 @@ class Runerail(Engine):
             return False
         return len(data.core().majors_connected(state["rail"], seat)) >= WIN_MAJORS
 
+    def _win_at_once(self, state: State) -> list[Event]:
+        """The win as the notes and the published rule have it (option ``win_check: at-once``): the first
+        players to meet the goal win at once, whoever's turn it is — an event drawn by another player
+        (the Prism Bridge), a delivery before its replacement card is drawn, tolls received. When one change
+        lets several meet it together, option ``win_tie``: the most gold wins (equal gold: a shared win), or
+        all share it. Nothing to do under ``own-turn-end`` (checked in ``_end_turn``)."""
+        if state["finished"] or state["phase"] != "play" or state["options"].get("win_check", "at-once") != "at-once":
+            return []
+        met = [p["seat"] for p in state["players"] if self.qualifies(state, p["seat"])]
+        if not met:
+            return []
+        if len(met) > 1 and state["options"].get("win_tie", "most-gold") == "most-gold":
+            best = max(state["players"][s]["gold"] for s in met)
+            met = [s for s in met if state["players"][s]["gold"] == best]
+        return self._finish(state, met, "won")
+
     def _finish(self, state: State, winners: list[int], reason: str) -> list[Event]:
+        state["pending"] = None  # the game is over: no decision is waited for any more
         state["finished"] = True
         state["phase"] = "finished"
         state["stage"] = "none"

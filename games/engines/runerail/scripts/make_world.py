@@ -31,7 +31,8 @@ seeds and no other randomness, so a rerun writes the same bytes:
    two steps from any city; each is linked to the Deepways milepost below it.
 7. **Links**: the Ley Line joins each of Thornhollow's 7 mileposts to each of Emberforge's 7 (49
    pairs: "any milepost of one to any of the other counts as one milepost"); the Prism Bridge
-   each of Saltharbor's 7 to Lanterhaven (``enabled: false``); one ``entrance`` link per gate.
+   each of Sandspire's 7 to each of Mossgate's 7, across the Narrows (``enabled: false``); one
+   ``entrance`` link per gate.
 8. **Checks**: ``load_map`` and ``RailCore`` with the game's costs (``RULES``); the sea is one
    body touching every port; every land milepost reaches every other over land or by sea from a
    port; every load has a source; the chips total 100.

@@ -29,7 +29,8 @@ from .helpers import (
 )
 
 SECTIONS = ["format", "phase", "start_step", "build_round", "special_phase", "turn", "round", "turn_order",
-            "current_player", "winner", "end_reason", "effects", "decks", "players", "geography", "track", "you"]
+            "current_player", "winner", "winners", "end_reason", "effects", "decks", "players", "geography", "track",
+            "you"]
 
 
 def doc(state, seat):
@@ -71,6 +72,7 @@ def test_the_document_has_the_notes_sections_in_order_through_every_phase():
     ENGINE._finish(state, [1], "won")
     over = doc(state, 0)
     assert (over["phase"], over["winner"], over["end_reason"], over["current_player"]) == ("finished", 1, "won", None)
+    assert over["winners"] == [1]
 
 
 def test_the_static_geography_is_the_map_in_the_notes_representation():
@@ -94,7 +96,7 @@ def test_the_static_geography_is_the_map_in_the_notes_representation():
     assert sum(1 for c in sea if c[3]["region"] == "inland-sea") == 141
     links = geo["special_links"]
     assert {name: (x["kind"], len(x["links"])) for name, x in links.items()} == {
-        "The Ley Line": ("magic", 49), "The Prism Bridge": ("bridge", 7), "North Gate": ("entrance", 1),
+        "The Ley Line": ("magic", 49), "The Prism Bridge": ("bridge", 49), "North Gate": ("entrance", 1),
         "East Gate": ("entrance", 1), "South Gate": ("entrance", 1), "West Gate": ("entrance", 1)}
     assert links["North Gate"]["links"] == [[[0, 42, 9], [1, 42, 9]]]
     assert len(geo["rivers"]) == 12 and len(geo["rivers"]["Amberflow"]) == 28 and len(geo["rivers"]["Silverrun"]) == 41
@@ -172,7 +174,7 @@ def test_a_lost_load_is_the_special_phase_and_the_asked_seats_decision():
     state["players"][1]["loads"] = ["ale", "wool"]
     trigger(state, 0, "ashland-raiders")
     d = doc(state, 0)
-    assert d["special_phase"] == {"kind": "lose-load", "player_id": 1, "ends_turn_after": False,
+    assert d["special_phase"] == {"kind": "lose-load", "player_id": 1, "ends_turn_after": False, "draw_waits": None,
                                   "queue": [{"player_id": 1, "card": "ashland-raiders", "loads": 1}]}
     assert d["you"]["decision"] is None
     assert doc(state, 1)["you"]["decision"] == {"ask": "choose-load-to-lose", "card": "ashland-raiders",
@@ -202,9 +204,10 @@ def test_each_effect_shows_the_turn_it_ends_and_ends_then(card, section, drawer,
         state["players"][(drawer + 1) % 3]["lost_turns"] = 1
     d = doc(state, None)
     entry = d["effects"][section]
-    if isinstance(entry, list):
-        [entry] = entry
-        assert entry["area"] == data.events()[card]["params"]["area"]
+    if "areas" in entry:
+        assert entry["enabled"] is True
+        [area] = entry["areas"]
+        assert area["area"] == data.events()[card]["params"]["area"] and area["ends_turn"] == entry["ends_turn"]
     else:
         assert entry["enabled"] is (section != "magical_link") and entry["card"] == card
     ends = entry["ends_turn"]
@@ -229,10 +232,12 @@ def test_area_effects_name_the_players_and_cities():
     trigger(state, 0, "mossgate-quarantine")
     trigger(state, 0, "prism-dawn")
     d = doc(state, 2)
-    assert d["effects"]["no_build"][0]["players"] == [0, 2]
+    assert d["effects"]["no_build"]["areas"][0]["players"] == [0, 2]
     assert [p["effects"]["can_build_track"] for p in d["players"]] == [False, True, False]
-    assert d["players"][0]["effects"]["no_build"][0]["card"] == "surveyors-oath"
-    assert "mossgate" in d["effects"]["no_loading"][0]["cities"]
+    assert d["players"][0]["effects"]["no_build"]["areas"][0]["card"] == "surveyors-oath"
+    assert d["players"][0]["effects"]["no_build"]["enabled"] is True
+    assert d["players"][1]["effects"]["no_build"] == {"enabled": False, "ends_turn": None, "areas": []}
+    assert "mossgate" in d["effects"]["no_loading"]["areas"][0]["cities"]
     assert d["effects"]["rainbow_bridge"] == {"enabled": True, "ends_turn": None, "card": "prism-dawn"}
 
 
@@ -270,3 +275,48 @@ def test_a_random_game_gives_every_seat_the_same_public_document():
         assert [p["gold"] for p in d["players"]] == [p["gold"] for p in state["players"]]
         assert sum(map(len, d["track"])) == len(state["rail"]["track"]) and d["turn"] == state["turn_no"]
         json.dumps(d)
+
+
+@pytest.mark.parametrize("section", ["no_build", "halted_trains", "half_rate_areas", "no_loading", "rainbow_bridge",
+                                     "magical_link", "no_upgrading", "no_ship_changes", "no_foreman_change"])
+def test_every_effect_state_says_whether_it_is_enabled_and_the_turn_it_ends(section):
+    """The notes: "effect states (for each of these, is it enabled and what turn does it end?)"."""
+    state = normal_turn(2)
+    entry = doc(state, None)["effects"][section]
+    assert {"enabled", "ends_turn"} <= set(entry)
+    assert entry["enabled"] is (section == "magical_link") and entry["ends_turn"] is None
+
+
+@pytest.mark.parametrize(("lost", "who"), [(1, 1), (2, 1), (1, 2)])
+def test_the_skip_turn_effect_says_the_turn_it_ends(lost, who):
+    """The notes' per-player effects, "including turn when the effect is disabled": a lost turn ends in the
+    game's turn in which it is skipped."""
+    state = normal_turn(3)
+    state["players"][who]["lost_turns"] = lost
+    skip = doc(state, None)["players"][who]["effects"]["skip_turn"]
+    assert skip["enabled"] is True and skip["turns"] == lost and skip["ends_turn"] > state["turn_no"]
+    assert doc(state, None)["players"][0]["effects"]["skip_turn"] == {"enabled": False, "turns": 0, "ends_turn": None}
+    while doc(state, None)["players"][who]["effects"]["skip_turn"]["enabled"]:
+        last = state["turn_no"]
+        events = end_turn(state)
+    assert {"type": "turn-lost", "seat": who} in events
+    assert last < skip["ends_turn"] < state["turn_no"]
+    assert state["turn_no"] == skip["ends_turn"] + 1  # the skipped turn was that one; the next has begun
+
+
+@pytest.mark.parametrize("card", [
+    "sea-fog",        # lasts until the end of the drawer's next turn
+    "crown-levy",     # a one-shot: its record stays until then
+    "scouring-gale",  # destroyed track: the card goes when its rebuild rights begin
+])
+def test_an_event_card_drawn_is_on_the_discard_pile_while_in_force(card):
+    state = normal_turn(2)
+    trigger(state, 0, card)
+    pile = doc(state, None)["decks"]["demands"]["discard_pile"]
+    assert pile[-1] == {"id": card, "type": "event", "title": data.events()[card]["title"],
+                        "kind": data.events()[card]["kind"], "in_force": True}
+    for _ in range(3):
+        end_turn(state)
+    pile = doc(state, None)["decks"]["demands"]["discard_pile"]
+    assert [c for c in pile if c["id"] == card] == [{"id": card, "type": "event", "title": data.events()[card]["title"],
+                                                    "kind": data.events()[card]["kind"]}]

@@ -336,3 +336,26 @@ def test_the_notes_build_track_is_a_one_section_build_priced_and_checked_as_buil
     far = pair_away("plain")  # not joined to a major city nor to the builder's track
     assert refused(build_turn(), 0, {"cmd": "build-track", "start": address(far[0]), "end": address(far[1])}) \
         == refused(build_turn(), 0, build(*far))
+
+
+def _port_pair(city):
+    """A port milepost of ``city`` and a plain neighbour off any city or gate, no crossing between them."""
+    port = next(MAP.key(i) for i in MAP.cities[city].nodes if raw_node(MAP.key(i)).get("port"))
+    start = next(n for n in neighbours(port) if plain_place(n) and not crossings(n, port)
+                 and raw_node(n)["terrain"] != "sea")
+    return start, port
+
+
+@pytest.mark.parametrize(("city", "port_price", "kind", "price"), [
+    ("amberquay", "published", None, 2),   # a medium port: the published port price
+    ("owlbury", "published", None, 2),     # a small one
+    ("owlbury", "published", "elf", 2),    # a foreman's terrain price does not apply to a port
+    ("amberquay", "city", None, 3),        # the option: its city's price
+    ("owlbury", "city", None, 3),
+])
+def test_a_port_milepost_costs_the_published_2(city, port_price, kind, price):
+    state = draft_first(seated_game(2, port_price=port_price))
+    give_foreman(state, 0, kind)
+    start, port = _port_pair(city)
+    foothold(state, 0, start, avoid=(port,))
+    assert _cost_of(state, 0, start, port) == price

@@ -192,15 +192,88 @@ def test_the_win(pairs, gold_held, ley, wins):
         assert ENGINE.active_seats(state) == [] and ENGINE.legal_commands(state, seat=0) == []
 
 
-def test_the_win_is_checked_at_the_end_of_the_players_own_turn():
-    state = normal_turn()
+@pytest.mark.parametrize(("win_check", "at_their_turns_end"), [
+    ("at-once", [0]),       # the notes: checked for every player as soon as it may change
+    ("own-turn-end", []),   # the option: only for the player ending their own turn
+])
+def test_when_the_win_is_checked(win_check, at_their_turns_end):
+    state = normal_turn(win_check=win_check)
     end_turn(state)
     _connect(state, 0, SEVEN)
     state["players"][0]["gold"] = 300
     end_turn(state)  # seat 1's turn
-    assert not state["finished"] and state["active"] == 0
+    assert state["winners"] == at_their_turns_end and state["finished"] is bool(at_their_turns_end)
+    if not at_their_turns_end:
+        assert state["active"] == 0
+        end_turn(state)
+        assert state["winners"] == [0]
+
+
+# Six majors with Sandspire and without Mossgate (the Ley Line joins Thornhollow and Emberforge): the Prism
+# Bridge, Sandspire to Mossgate, makes seven. And six with Mossgate and without Sandspire.
+WITH_SANDSPIRE = [("thornhollow", "saltharbor"), ("saltharbor", "goldmeadow"), ("goldmeadow", "stonecrown"),
+                  ("goldmeadow", "sandspire")]
+WITH_MOSSGATE = [("mossgate", "emberforge"), ("emberforge", "stonecrown"), ("stonecrown", "highcairn"),
+                 ("stonecrown", "goldmeadow")]
+
+
+@pytest.mark.parametrize(("win_check", "at_the_draw"), [("at-once", [0]), ("own-turn-end", [])])
+def test_a_bridge_drawn_by_another_player_completes_a_network_and_wins(win_check, at_the_draw):
+    """The notes: an event card "could end the game and make another player win, for example if Rainbow
+    Bridge comes up"."""
+    state = normal_turn(win_check=win_check)
+    end_turn(state)  # seat 1 is on turn and will draw the bridge
+    _connect(state, 0, WITH_SANDSPIRE)
+    majors = data.core().majors_connected(state["rail"], 0)
+    assert len(majors) == 6 and "sandspire" in majors and "mossgate" not in majors
+    state["players"][0]["gold"] = 260
+    _card, _demand, _nxt, events = _deliver(state, seat=1, events=("prism-dawn",))
+    assert len(data.core().majors_connected(state["rail"], 0)) == 7
+    assert state["winners"] == at_the_draw and state["finished"] is bool(at_the_draw)
+    if at_the_draw:
+        assert [e["type"] for e in events] == ["delivered", "event-drawn", "game-over"]
+        assert len(state["players"][1]["hand"]) == 2  # the draw stops with the game
+        assert ENGINE.standings(state) == [1, 2]
+    else:
+        end_turn(state)  # seat 1's turn ends: not seat 0's win yet
+        assert not state["finished"] and state["active"] == 0
+        end_turn(state)
+        assert state["winners"] == [0]
+
+
+@pytest.mark.parametrize(("win_check", "at_the_delivery"), [("at-once", True), ("own-turn-end", False)])
+def test_a_win_reached_by_a_delivery_mid_turn(win_check, at_the_delivery):
+    state = normal_turn(win_check=win_check)
+    _connect(state, 0, SEVEN)
+    state["players"][0]["gold"] = 249
+    _card, _demand, _nxt, events = _deliver(state)
+    assert state["finished"] is at_the_delivery
+    if at_the_delivery:
+        assert [e["type"] for e in events] == ["delivered", "game-over"] and state["winners"] == [0]
+        assert len(state["players"][0]["hand"]) == 2  # won before the card is replaced
+        assert refused(state, 0, {"cmd": "end-turn"}) == "game-over"
+    else:
+        assert len(state["players"][0]["hand"]) == 3
+        end_turn(state)
+        assert state["winners"] == [0]
+
+
+@pytest.mark.parametrize(("win_tie", "golds", "winners"), [
+    ("most-gold", (260, 300), [1]),
+    ("most-gold", (300, 260), [0]),
+    ("most-gold", (280, 280), [0, 1]),
+    ("shared", (260, 300), [0, 1]),
+])
+def test_two_players_meeting_the_goal_by_one_event(win_tie, golds, winners):
+    state = normal_turn(3, win_tie=win_tie)
     end_turn(state)
-    assert state["winners"] == [0]
+    end_turn(state)  # seat 2 draws the bridge
+    _connect(state, 0, WITH_SANDSPIRE)
+    _connect(state, 1, WITH_MOSSGATE)
+    assert [len(data.core().majors_connected(state["rail"], s)) for s in (0, 1)] == [6, 6]
+    state["players"][0]["gold"], state["players"][1]["gold"] = golds
+    _deliver(state, seat=2, events=("prism-dawn",))
+    assert state["finished"] and state["winners"] == winners
 
 
 def test_the_view_names_the_round_in_which_an_effect_ends():

@@ -219,7 +219,7 @@ def test_lose_load_is_a_pending_decision_answered_in_seat_order():
     key = MAP.key(next(i for i in sorted(area.nodes) if MAP.nodes[i].city))
     _loaded(state, 0, key, ["ale", "wool"])
     _loaded(state, 1, MAP.key(MAP.cities["highcairn"].centre), ["ale"])  # outside
-    _loaded(state, 2, key, ["wool"])
+    _loaded(state, 2, key, ["wool", "salt"])
     supply = dict(state["supply"])
     trigger(state, 0, "ashland-raiders")
     assert state["pending"] == {"kind": "lose-load", "then": None, "queue": [
@@ -233,14 +233,14 @@ def test_lose_load_is_a_pending_decision_answered_in_seat_order():
                                                               "choices": ["ale", "wool"]}
     assert ENGINE.view(state, seat=2)["pending"]["yours"] is None
     assert refused(state, 0, {"cmd": "end-turn"}) == "decision-pending"
-    assert refused(state, 2, {"cmd": "choose-load-to-lose", "load": "wool"}) == "not-your-turn"
+    assert refused(state, 2, {"cmd": "choose-load-to-lose", "load": "wool"}) == "decision-pending"
     assert refused(state, 0, {"cmd": "choose-load-to-lose", "load": "salt"}) == "no-such-load"
     apply(state, 0, {"cmd": "choose-load-to-lose", "load": "wool"})
     assert ENGINE.active_seats(state) == [2]
-    assert ENGINE.view(state, seat=2)["pending"]["yours"]["choices"] == ["wool"]
+    assert ENGINE.view(state, seat=2)["pending"]["yours"]["choices"] == ["salt", "wool"]
     apply(state, 2, {"cmd": "choose-load-to-lose", "load": "wool"})
     assert state["pending"] is None and ENGINE.active_seats(state) == [0] and state["stage"] == "move"
-    assert [p["loads"] for p in state["players"]] == [["ale"], ["ale"], []]
+    assert [p["loads"] for p in state["players"]] == [["ale"], ["ale"], ["salt"]]
     assert state["supply"]["wool"] == supply["wool"] + 2
     assert refused(state, 0, {"cmd": "choose-load-to-lose", "load": "ale"}) == "nothing-to-choose"
 
@@ -248,15 +248,94 @@ def test_lose_load_is_a_pending_decision_answered_in_seat_order():
 def test_lose_load_drawn_by_a_hand_discard_ends_the_turn_after_the_answers():
     state = normal_turn(2)
     key = MAP.key(next(i for i in sorted(data.event_area("ashland-raiders").nodes) if MAP.nodes[i].city))
-    _loaded(state, 1, key, ["ale"])
+    _loaded(state, 1, key, ["ale", "wool"])
     state["deck"].remove("ashland-raiders")
     state["deck"].append("ashland-raiders")
     apply(state, 0, {"cmd": "discard-hand"})
     assert state["pending"]["then"] == "end-turn" and state["active"] == 0
     assert ENGINE.active_seats(state) == [1]
     events = apply(state, 1, {"cmd": "choose-load-to-lose", "load": "ale"})
-    assert [e["type"] for e in events][:2] == ["load-lost", "turn-ended"]
+    types = [e["type"] for e in events]
+    assert types[0] == "load-lost" and types.index("card-drawn") < types.index("turn-ended")
+    assert len(state["players"][0]["hand"]) == 3  # the draw went on after the answer, then the turn ended
     assert state["active"] == 1 and state["pending"] is None
+
+
+def _raiders_city():
+    return MAP.key(next(i for i in sorted(data.event_area("ashland-raiders").nodes) if MAP.nodes[i].city))
+
+
+@pytest.mark.parametrize(("loads", "asked", "left"), [
+    (["ale"], False, []),                    # the only load: no choice, it is taken
+    (["ale", "ale"], False, ["ale"]),        # loads all alike: no choice either
+    (["ale", "wool"], True, ["ale", "wool"]),  # a real choice: the owner is asked (published)
+])
+def test_a_lost_load_with_no_choice_is_taken_without_asking(loads, asked, left):
+    state = normal_turn(2)
+    _loaded(state, 1, _raiders_city(), loads)
+    supply = dict(state["supply"])
+    events = trigger(state, 0, "ashland-raiders")
+    assert (state["pending"] is not None) is asked
+    assert state["players"][1]["loads"] == left
+    assert ENGINE.active_seats(state) == ([1] if asked else [0])
+    lost = [e for e in events if e["type"] == "load-lost"]
+    assert lost == ([] if asked else [{"type": "load-lost", "seat": 1, "load": "ale", "card": "ashland-raiders",
+                                        "chosen": False}])
+    assert state["supply"]["ale"] == supply["ale"] + (0 if asked else 1)
+
+
+@pytest.mark.parametrize(("seat", "command"), [
+    (0, {"cmd": "end-turn"}),                              # the player on turn
+    (0, {"cmd": "choose-load-to-lose", "load": "ale"}),
+    (2, {"cmd": "end-turn"}),                              # a third player
+    (2, {"cmd": "choose-load-to-lose", "load": "salt"}),
+])
+def test_while_a_decision_is_pending_others_are_told_whose_it_is(seat, command):
+    state = normal_turn(3)
+    _loaded(state, 0, MAP.key(MAP.cities["highcairn"].centre), ["ale"])
+    _loaded(state, 1, _raiders_city(), ["ale", "wool"])
+    _loaded(state, 2, MAP.key(MAP.cities["highcairn"].centre), ["salt"])
+    trigger(state, 0, "ashland-raiders")
+    with pytest.raises(RulesError) as err:
+        ENGINE.apply(state, seat=seat, command=command)
+    assert err.value.code == "decision-pending"
+    assert "Bo (player 1)" in err.value.message
+
+
+def _stack(state, *cards):
+    """Put ``cards`` on top of the deck, drawn in the order given."""
+    for c in cards:
+        (state["deck"] if c in state["deck"] else state["discards"]).remove(c)
+    state["deck"].extend(reversed(cards))
+
+
+@pytest.mark.parametrize("how", ["deliver", "discard-hand"])
+def test_the_draw_waits_for_the_decision_then_goes_on(how):
+    state = normal_turn(2)
+    _loaded(state, 1, _raiders_city(), ["ale", "wool"])
+    player = state["players"][0]
+    if how == "deliver":
+        card = player["hand"][0]
+        demand = data.demand_cards()[card]["demands"][0]
+        put_train(state, 0, MAP.key(MAP.cities[demand["city"]].nodes[0]))
+        player["loads"] = [demand["load"]]
+        state["supply"][demand["load"]] -= 1
+        command, hand_before = {"cmd": "deliver", "card": card, "demand": 0}, 2
+    else:
+        command, hand_before = {"cmd": "discard-hand"}, 0
+    _stack(state, "ashland-raiders", "sea-fog")
+    events = apply(state, 0, command)
+    assert events[-1] == {"type": "loads-to-lose", "card": "ashland-raiders", "seats": [1]}
+    assert len(player["hand"]) == hand_before  # nothing more drawn yet
+    assert [e["card"] for e in state["effects"]] == ["ashland-raiders"] and state["deck"][-1] == "sea-fog"
+    events = apply(state, 1, {"cmd": "choose-load-to-lose", "load": "wool"})
+    types = [e["type"] for e in events]
+    assert types[:2] == ["load-lost", "event-drawn"] and events[1]["card"] == "sea-fog"
+    assert len(player["hand"]) == 3 and state["pending"] is None
+    if how == "deliver":
+        assert state["active"] == 0 and "turn-ended" not in types
+    else:
+        assert state["active"] == 1 and "turn-ended" in types
 
 
 def test_lose_load_asks_nobody_without_loads_or_outside():
@@ -317,12 +396,81 @@ def test_rebuild_rights_only_the_owner_at_the_normal_cost_for_3_turns_after_the_
     assert state["rail"]["reserved"] == {} and all(e["card"] != "scouring-gale" for e in state["effects"])
 
 
-def test_the_owner_rebuilds_at_the_normal_cost():
+def _outside_foothold(state, seat, a, b, area):
+    """Track of ``seat`` ending at ``a``, from a plain neighbour (not ``b``) by a section the area does not touch."""
+    from .helpers import neighbours
+    for n in neighbours(a):
+        key = MAP.edge_key(MAP.index[a], MAP.index[n])
+        if n != b and plain_place(n) and not MAP.crossings.get(key) and not area.touches(key) \
+                and key not in state["rail"]["track"]:
+            lay(state, seat, n, a)
+            return
+    raise LookupError(a)
+
+
+def _two_pairs(card):
+    """Two buildable pairs (a, b) the card's area touches, far apart, with ``a`` a plain place outside its nodes."""
+    from .helpers import neighbours
+    area = data.event_area(card)
+    found, used = [], set()
+    for a, b in find_pairs(lambda a, b: a.startswith("0,") and plain_place(a) and plain_place(b)
+                           and area.touches(MAP.edge_key(MAP.index[a], MAP.index[b])) and not area.nodes & {MAP.index[a]}
+                           and raw_node(b)["terrain"] in ("plain", "forest", "mountain", "desert")):
+        if {a, b} & used:
+            continue
+        used |= {a, b, *neighbours(a), *neighbours(b)}
+        found.append((a, b))
+        if len(found) == 2:
+            return found
+    raise LookupError(card)
+
+
+@pytest.mark.parametrize(("card", "when", "builder", "which", "code"), [
+    ("thaw-torrents", "in-force", 0, "destroyed", "track-destroyed"),  # the owner may not rebuild at once
+    ("thaw-torrents", "in-force", 1, "fresh", "track-destroyed"),      # nor may anyone bridge the river anew
+    ("thaw-torrents", "in-force", 1, "destroyed", "track-reserved"),
+    ("thaw-torrents", "after", 0, "destroyed", None),                  # then the owner's right to rebuild
+    ("thaw-torrents", "after", 1, "destroyed", "track-reserved"),
+    ("thaw-torrents", "after", 1, "fresh", None),
+    ("scouring-gale", "in-force", 0, "destroyed", "track-destroyed"),
+    ("scouring-gale", "in-force", 1, "fresh", "track-destroyed"),
+    ("scouring-gale", "after", 0, "destroyed", None),
+])
+def test_building_where_track_was_destroyed_waits_for_the_event_to_end(card, when, builder, which, code):
+    state = normal_turn()
+    area = data.event_area(card)
+    (a, b), (fa, fb) = _two_pairs(card)
+    lay(state, 0, a, b)
+    _outside_foothold(state, 0, a, b, area)
+    _outside_foothold(state, 1, a, b, area)
+    _outside_foothold(state, 1, fa, fb, area)
+    trigger(state, 0, card)
+    assert MAP.edge_key(MAP.index[a], MAP.index[b]) not in state["rail"]["track"]
+    if when == "after":
+        for _ in range(3):  # seat 0's turn, seat 1's, seat 0's next: the card is discarded
+            end_turn(state)
+        assert state["effects"][-1]["status"] == "rebuild"
+    if state["active"] != builder:
+        end_turn(state)
+    target = build(a, b) if which == "destroyed" else build(fa, fb)
+    if code:
+        assert refused(state, builder, target) == code
+        assert target not in ENGINE.legal_commands(state, seat=builder)
+    else:
+        gold = state["players"][builder]["gold"]
+        events = apply(state, builder, target)
+        assert state["players"][builder]["gold"] == gold - events[-1]["cost"]  # the normal price
+
+
+def test_the_owner_rebuilds_at_the_normal_cost_once_the_event_ends():
     state = normal_turn()
     a, b = _pair_into("scouring-gale")
-    _foothold(state, 0, a, b)
+    _outside_foothold(state, 0, a, b, data.event_area("scouring-gale"))
     lay(state, 0, a, b)
     trigger(state, 0, "scouring-gale")
+    assert refused(state, 0, build(a, b)) == "track-destroyed"
+    for _ in range(4):
+        end_turn(state)
     gold = state["players"][0]["gold"]
     events = apply(state, 0, build(a, b))
     assert events[-1]["cost"] == 1 and state["players"][0]["gold"] == gold - 1

@@ -159,13 +159,13 @@ def test_the_ley_line_counts_as_one_milepost_and_closes_when_suspended():
 
 def test_the_prism_bridge_is_closed_until_its_event():
     state = normal_turn()
-    harbor = MAP.key(MAP.cities["saltharbor"].nodes[0])
-    isle = MAP.key(MAP.cities["lanterhaven"].nodes[0])
-    put_train(state, 0, harbor)
-    assert refused(state, 0, move(harbor, isle)) == "link-closed"
+    sands = MAP.key(MAP.cities["sandspire"].nodes[0])
+    moss = MAP.key(MAP.cities["mossgate"].nodes[-1])
+    put_train(state, 0, sands)
+    assert refused(state, 0, move(sands, moss)) == "link-closed"
     state["rail"]["links"][data.PRISM_BRIDGE] = True
-    apply(state, 0, move(harbor, isle))
-    assert state["players"][0]["at"] == isle
+    apply(state, 0, move(sands, moss))
+    assert state["players"][0]["at"] == moss and state["turn"]["moves_used"] == 1
 
 
 def test_pick_up_drop_and_capacity():

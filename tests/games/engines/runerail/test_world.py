@@ -267,7 +267,10 @@ def test_links_ley_line_prism_bridge_and_four_gates(map_data, core):
     assert pairs == {("thornhollow", "emberforge")} and len(ley["edges"]) == 49 and ley["enabled"]
     bridge = next(g for g in map_data["links"] if g["kind"] == "bridge")
     pairs = {(m.nodes[m.find(a)].city, m.nodes[m.find(b)].city) for a, b in bridge["edges"]}
-    assert pairs == {("saltharbor", "lanterhaven")} and bridge["enabled"] is False
+    # Two major cities across the Narrows: once open, the bridge joins them for the win as the Ley Line does
+    # (the notes' example: a bridge event can complete a player's network and end the game).
+    assert pairs == {("sandspire", "mossgate")} and len(bridge["edges"]) == 49 and bridge["enabled"] is False
+    assert {m.cities[c].size for pair in pairs for c in pair} == {"major"}
     gates = [g for g in map_data["links"] if g["kind"] == "entrance"]
     assert sorted(g["name"] for g in gates) == ["East Gate", "North Gate", "South Gate", "West Gate"]
     for g in gates:

@@ -14,7 +14,7 @@ from django.db import close_old_connections
 
 from .engines.base import RulesError
 from .engines.registry import get_engine
-from .errors import DATABASE_BUSY_RETRY_AFTER, ServiceError, database_busy
+from .errors import DATABASE_BUSY_RETRY_AFTER, ServiceError, database_fault
 from .models import Game
 from .selectors import Actor
 
@@ -37,7 +37,9 @@ def bots_schedule(game_id: int) -> None:
     threading.Thread(target=_run_thread, args=(game_id,), daemon=True, name=f"bots-{game_id}").start()
 
 
-BUSY_RETRIES = 30  # a bot that meets a busy database waits and tries again (about a minute)
+# A bot that meets a busy database, or one that went away (a restart, a fail-over), waits and tries again
+# (about a minute): each try reads the game afresh and compare-and-set keeps a move from applying twice.
+BUSY_RETRIES = 30
 
 
 def _run_thread(game_id: int) -> None:
@@ -47,7 +49,7 @@ def _run_thread(game_id: int) -> None:
                 bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
                 break
             except Exception as exc:
-                if not database_busy(exc) or attempt == BUSY_RETRIES:
+                if database_fault(exc) is None or attempt == BUSY_RETRIES:
                     raise
                 close_old_connections()
                 time.sleep(DATABASE_BUSY_RETRY_AFTER * 2)

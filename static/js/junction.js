@@ -22,6 +22,7 @@ const Junction = (() => {
   const PING = '{"type":"ping"}', PONG = '{"type":"pong"}';
 
   const BUSY_RETRIES = 5;  // a busy server (503 + Retry-After) is asked again this many times
+  const RETRIED_CODES = new Set(["database-busy", "database-unavailable"]);  // the socket's 503s: safe again with the same command_id
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   function retryDelay(seconds) { return (Number(seconds) > 0 ? Number(seconds) * 1000 : 1000) + Math.random() * 300; }
 
@@ -246,8 +247,8 @@ const Junction = (() => {
             pending.set(body.command_id, resolve);
             socket.send(JSON.stringify(body));
           });
-          // A busy server did nothing: the same command (same id) again after the time it gave.
-          if (answer.type !== "error" || answer.error.code !== "database-busy" || attempt >= BUSY_RETRIES) return answer;
+          // A busy or unreachable database (503): the same command (same id: it applies once) again after the time it gave.
+          if (answer.type !== "error" || !RETRIED_CODES.has(answer.error.code) || attempt >= BUSY_RETRIES) return answer;
           await sleep(retryDelay(answer.retry_after));
         }
       },

@@ -251,7 +251,7 @@
       return el("article", { class: "sw-player" + (seat === view.active_seat ? " active" : "") + (mine ? " me" : ""), "data-seat": seat, style: "--seat:" + colorOf(seat) },
         el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", "aria-hidden": "true" }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
           el("span", { class: "sw-money" }, coins(p.money))),
-        el("p", { class: "sw-facts" }, plural(p.cruise_points, "cruise point") + " · " + plural(p.fleet.length, "ship") + " in the fleet · " + plural(p.used_canals, "canal tile") + " used · " +
+        el("p", { class: "sw-facts" }, plural(p.cruise_points, "cruise point") + " · " + plural(p.fleet.length, "ship") + " in the fleet · " + plural(p.used_canals, "canal tile") + " used" + (!p.used_canals ? "" : p.used_canal_tiles ? " (" + p.used_canal_tiles.map((t) => text((canals[t] || {}).name, t)).join(", ") + ")" : " (face down)") + " · " +
           (p.contracts ? "" : plural(p.contract_count, "contract") + " (hidden)") + (p.discards_owed ? " · owes a discard" : "")),
         el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
         p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames, kindTrades)))) : null,

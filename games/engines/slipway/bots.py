@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import Command, RulesError, State
@@ -44,7 +45,7 @@ from .commands import ITEMS
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Slipway
 
-BOTS = ("random", "shipwright")
+BOTS = ("random", "shipwright", "steam", "sails", "big-ships", "small-ships", "contracts", "traders", "riband")
 ACTION_COMMAND = {
     "build": "build", "canal": "rent-canal", "commodity": "buy-commodity", "equipment": "manufacture",
     "crew": "recruit", "employee": "hire", "exchange": "exchange", "subsidy": "subsidy",
@@ -88,9 +89,56 @@ CONTRACT_LEAN = {
 }
 
 
+@dataclass(frozen=True)
+class Style:
+    """What a shipwright aims at: the valuation's leanings. ``shipwright`` weighs everything as the constants
+    above say; each single-focus bot leans one way (the balance report's tournament: does any line dominate?)."""
+
+    modes: tuple[tuple[int, int, int], ...] = PLAN_MODES  # the target ships weighed (stokers, smokestacks, sails)
+    items: dict[str, float] = field(default_factory=dict)  # extra promise per stock item
+    employees: dict[str, float] = field(default_factory=dict)  # extra per employee, by effect type or type:arg
+    canal: float = CANAL
+    good: float = GOOD
+    tile: float = TILE
+    patience: float = SHIP_PATIENCE
+    contracts: float = 1.0  # the weight of the held contracts' points (realized and gained)
+    length: float = 0.0  # the promise per piece of the ship being built beyond four
+    lengths: tuple[int, int] = (3, 6)  # the ship lengths its own builds of 2-3 tiles aim at
+    riband: float = 0.0  # the promise per Blue Riband spot in its canal system
+    officials: float = 0.0  # the promise per official's spot in its canal system
+
+
+STEAM_MODES = ((1, 1, 0), (2, 1, 0), (1, 2, 0), (2, 2, 0), (2, 2, 1))
+SAIL_MODES = ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3), (1, 0, 2))
+STYLES: dict[str, Style] = {
+    "shipwright": Style(),
+    # steam speed: stokers and smokestacks, speed and engine staff
+    "steam": Style(modes=STEAM_MODES, items={"stoker": 0.8, "smokestack": 0.8, "sail": -0.5},
+                   employees={"speed": 1.5, "engineer:smokestack": 1.5, "recruiter:stoker": 1.5,
+                              "builder:stoker_cabin": 1.0}),
+    # sails only: no engines at all
+    "sails": Style(modes=SAIL_MODES, items={"sail": 1.2, "stoker": -0.8, "smokestack": -0.8},
+                   employees={"speed:sail": 2.0, "engineer:sail": 2.0, "builder:rig": 1.5}),
+    # big ships: long hulls full of cabins and mounts
+    "big-ships": Style(length=1.2, lengths=(5, 7), tile=0.9, patience=0.6,
+                       items={"crane": 0.6, "cannon": 0.6, "marine": 0.5, "merchant": 0.5},
+                       employees={"speed:long": 2.0, "builder": 1.0}),
+    # many small ships: three pieces, launched as soon as they can sail
+    "small-ships": Style(modes=((0, 0, 0), (0, 0, 1), (1, 1, 0)), lengths=(3, 3), patience=0.0, tile=0.4,
+                         items={"captain": 1.0}, employees={"recruiter:captain": 2.0}),
+    # contracts: the held contracts' points weigh more, made and promised
+    "contracts": Style(contracts=1.8),
+    # commodities and traders: goods bought, sold and traded, red traders hired
+    "traders": Style(good=2.2, employees={"trader": 2.5}),
+    # canals and the Blue Riband: long canal systems with riband and officials' spots
+    "riband": Style(canal=1.8, riband=1.5, officials=0.6, employees={"speed": 0.8}),
+}
+FOCUS_BOTS = tuple(b for b in STYLES if b != "shipwright")
+
+
 def choose(engine: Slipway, state: State, *, seat: int, bot: str, rng: random.Random) -> Command:
-    if bot == "shipwright":
-        return _Shipwright(engine, state, seat).command()
+    if bot in STYLES:
+        return _Shipwright(engine, state, seat, STYLES[bot]).command()
     legal = engine.legal_commands(state, seat=seat)
     if not legal:
         raise RulesError("not-your-turn", "This bot has nothing to do.")
@@ -207,17 +255,27 @@ def plan_outfit(engine: Slipway, player: dict[str, Any], tiles: list[str], aboar
     return add, score
 
 
-def stock_value(items: dict[str, int]) -> float:
+def stock_value(items: dict[str, int], style: Style | None = None) -> float:
     captains = items["captain"]
     v = 3.0 * min(captains, 1) + 1.5 * min(max(captains - 1, 0), 1) + 0.6 * max(captains - 2, 0)
     pairs = min(items["stoker"], items["smokestack"])
     v += 4.0 * min(pairs, 1) + 1.6 * max(pairs - 1, 0)
     v += 1.0 * (items["stoker"] + items["smokestack"] - 2 * pairs)
     v += sum(ITEM_VALUE[i] * items[i] for i in ITEM_VALUE)
+    if style is not None and style.items:
+        v += sum(extra * items.get(i, 0) for i, extra in style.items.items())
     return v
 
 
-def employee_value(effect: dict[str, Any]) -> float:
+def employee_value(effect: dict[str, Any], style: Style | None = None) -> float:
+    extra = 0.0
+    if style is not None and style.employees:
+        arg = effect.get("item", effect.get("needs", effect.get("capacity", effect.get("good"))))
+        extra = style.employees.get(effect["type"], 0.0) + style.employees.get(f"{effect['type']}:{arg}", 0.0)
+    return extra + _employee_value(effect)
+
+
+def _employee_value(effect: dict[str, Any]) -> float:
     kind = effect["type"]
     if kind == "trader":
         return 0.4  # its points are counted as points; this is its better price
@@ -237,11 +295,25 @@ def realized(engine: Slipway, player: dict[str, Any]) -> float:
     return sum(s["score"]["total"] for s in player["fleet"]) + sum(contracts) + traders
 
 
-def value(engine: Slipway, state: State, seat: int) -> float:
+def contract_points(engine: Slipway, player: dict[str, Any]) -> int:
+    kept = data.setup()["contracts_kept"]
+    return sum(sorted((engine.contract_score(player, c) for c in player["contracts"]), reverse=True)[:kept])
+
+
+def value(engine: Slipway, state: State, seat: int, style: Style | None = None) -> float:
     """Points made plus the promise of the rest, for ``seat`` (see the module's docstring)."""
+    style = style or STYLES["shipwright"]
     player = state["players"][seat]
     if state["finished"]:
         return realized(engine, player) + 0.01 * player["money"]
+    v = _value(engine, state, seat, style)
+    if style.contracts != 1.0:
+        v += (style.contracts - 1.0) * contract_points(engine, player)
+    return v
+
+
+def _value(engine: Slipway, state: State, seat: int, style: Style) -> float:
+    player = state["players"][seat]
     left = turns_left(state, seat)
     w = min(1.0, left / 3.0)
     w_slow = min(1.0, left / 5.0)
@@ -250,7 +322,7 @@ def value(engine: Slipway, state: State, seat: int) -> float:
     v += (MONEY * min(1.0, left / 2.0) + 0.01) * min(money, MONEY_NEEDED)
     v += (SPARE_MONEY * min(1.0, left / 2.0) + 0.01) * max(0, money - MONEY_NEEDED)
     emp = data.employees()
-    v += w_slow * sum(employee_value(emp[e]["effect"]) for e in player["employees"])
+    v += w_slow * sum(employee_value(emp[e]["effect"], style) for e in player["employees"])
     length = forward_length(player["canal"])
     cells = engine.cells(player)
     ships = yard.completed_ships(cells, data.setup()["ship_max"])
@@ -265,24 +337,25 @@ def value(engine: Slipway, state: State, seat: int) -> float:
         if score < 0:
             v -= 2.0
             continue
-        before = stock_value(stock)
+        before = stock_value(stock, style)
         for item in add:
             stock[item] -= 1
         # the items aboard leave the stock's promise: part of it is counted back, so that a ship is launched
         # once it is ready rather than when the turns run out
-        v += w * STOCK * LAUNCH_RETURN * (before - stock_value(stock))
+        v += w * STOCK * LAUNCH_RETURN * (before - stock_value(stock, style))
         items = aboard + add
         speed = engine.speed(player, tiles, items)
         length = max(0, length - speed)
         sailing.append({"tiles": tiles, "items": items, "speed": speed, "score": {"riband": 0, "total": score}})
-        v += score + 1.0 - w * SHIP_PATIENCE * max(0.0, GOOD_SHIP - score)
+        v += score + 1.0 - w * style.patience * max(0.0, GOOD_SHIP - score)
     if sailing:  # what those cruises would add to the contracts
         gained = realized(engine, {**player, "fleet": player["fleet"] + sailing}) - realized(engine, player)
         v += gained - sum(s["score"]["total"] for s in sailing)
     # the ship being built towards its target, and the promise of what is in hand beyond it
     tiles, missing = project(player, in_ship)
     fleet_now = {**player, "fleet": player["fleet"] + sailing}
-    plan_v, plan = plan_ship(engine, fleet_now, tiles, missing, stock, length, left if not sailing else left - 1)
+    plan_v, plan = plan_ship(engine, fleet_now, tiles, missing, stock, length, left if not sailing else left - 1,
+                             style.modes)
     goods_used: tuple[str, ...] = ()
     if plan:
         v += w * PLAN_WEIGHT * plan_v
@@ -292,10 +365,19 @@ def value(engine: Slipway, state: State, seat: int) -> float:
                     stock[item] -= 1
             goods_used = tuple(plan["goods"])
             length = max(0, length - plan["speed"])
-    v += w * STOCK * stock_value(stock)
-    v += w * CANAL * canal_value(length)
-    v += w * sum(TILE + 0.25 * units(t) for t in tiles)
-    v += w * GOOD * sum(len(data.goods()[g]["goods"]) for g in player["goods"] if g not in goods_used)
+    v += w * STOCK * stock_value(stock, style)
+    v += w * style.canal * canal_value(length)
+    v += w * sum(style.tile + 0.25 * units(t) for t in tiles)
+    v += w * style.length * max(0, len(tiles) - 4)
+    v += w * style.good * sum(len(data.goods()[g]["goods"]) for g in player["goods"] if g not in goods_used)
+    if style.riband or style.officials:
+        defs = data.canals()
+        for t in player["canal"]["tiles"]:
+            for feature in defs[t["tile"]]["spots"].values():
+                if feature == "riband":
+                    v += w * style.riband
+                elif feature is not None:
+                    v += w * style.officials
     return v
 
 
@@ -354,7 +436,8 @@ def cover_from_goods(player: dict[str, Any], short: dict[str, int]) -> list[str]
 
 
 def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing: dict[str, int],
-              stock: dict[str, int], length: int, left: float) -> tuple[float, dict[str, Any]]:
+              stock: dict[str, int], length: int, left: float,
+              modes: tuple[tuple[int, int, int], ...] = PLAN_MODES) -> tuple[float, dict[str, Any]]:
     """The best target ship for the yard's project: its value (the planned score, trusted at
     ``PLAN_TRUST``, less ``PLAN_ACTION`` per action still to take: tiles, items, canal) and what it uses.
 
@@ -368,7 +451,8 @@ def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing
                                                          "cannon": 0}
     to_build = sum(missing.values())
     best: tuple[float, dict[str, Any]] = (float("-inf"), {})
-    for st, sm, sa in PLAN_MODES:
+    base = realized(engine, player)
+    for st, sm, sa in modes:
         extra_tiles = 0
         short_stoker = max(0, st - room["stoker_cabin"])
         short_rig = max(0, sm + sa - room["rig"])
@@ -415,7 +499,7 @@ def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing
         score = (speed + sum(count[c] for c in ("captain", "marine", "merchant"))
                  + 2 * (count["crane"] + count["cannon"]))
         ship = {"tiles": shape, "items": items, "speed": speed, "score": {"riband": 0, "total": score}}
-        gain = realized(engine, {**player, "fleet": player["fleet"] + [ship]}) - realized(engine, player) - score
+        gain = realized(engine, {**player, "fleet": player["fleet"] + [ship]}) - base - score
         v = PLAN_TRUST * (score + gain) - PLAN_ACTION * actions
         if v > best[0]:
             best = (v, {"items": items, "speed": speed, "actions": actions, "goods": goods_used})
@@ -426,7 +510,8 @@ def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing
 
 
 class _Shipwright:
-    def __init__(self, engine: Slipway, state: State, seat: int) -> None:
+    def __init__(self, engine: Slipway, state: State, seat: int, style: Style | None = None) -> None:
+        self.style = style or STYLES["shipwright"]
         self.engine = engine
         self.state = state
         self.seat = seat
@@ -461,7 +546,7 @@ class _Shipwright:
         tiles, missing = project(player, in_ship)
         left = turns_left(self.state, self.seat)
         _v, plan = plan_ship(engine, player, tiles, missing, dict(player["items"]),
-                             forward_length(player["canal"]), left)
+                             forward_length(player["canal"]), left, self.style.modes)
         fleet = list(player["fleet"])
         if plan:
             shape = tiles + [_plain_middle()] * max(0, 3 - len(tiles))
@@ -484,7 +569,7 @@ class _Shipwright:
             self.engine.apply(copy, seat=self.seat, command=command)
         except RulesError:
             return None
-        return value(self.engine, copy, self.seat)
+        return value(self.engine, copy, self.seat, self.style)
 
     def _best(self, commands: Iterable[Command], *, baseline_cmd: Command | None = None,
               baseline: float | None = None) -> Command:
@@ -507,7 +592,7 @@ class _Shipwright:
         name = ACTION_COMMAND[action]
         cmds = [c for c in self.engine.legal_commands(state, seat=self.seat) if c["cmd"] == name]
         if action == "build":
-            cmds = prune_singles(cmds) + multi_builds(self.engine, state, self.seat)
+            cmds = prune_singles(cmds) + multi_builds(self.engine, state, self.seat, self.style.lengths)
         elif action in ("equipment", "crew"):
             cmds = [c for c in cmds if c["steps"] <= 5]
         return cmds
@@ -519,7 +604,7 @@ class _Shipwright:
             self.engine.apply(copy, seat=self.seat, command=command)
         except RulesError:
             return None
-        best = value(self.engine, copy, self.seat)
+        best = value(self.engine, copy, self.seat, self.style)
         turn = copy["turn"]
         open_ = turn is not None and turn["seat"] == self.seat and any(
             turn[role] == action and not turn[f"{role}_done"] for role in ("main", "bonus"))
@@ -576,7 +661,7 @@ class _Shipwright:
         if self.player["outfits"]:
             return None
         best_bonus = max(self._bonus_options(), key=lambda b: b[0], default=None)
-        if best_bonus is not None and best_bonus[0] > value(self.engine, self.state, self.seat) + BONUS_MARGIN:
+        if best_bonus is not None and best_bonus[0] > value(self.engine, self.state, self.seat, self.style) + BONUS_MARGIN:
             return best_bonus[1]
         return None
 
@@ -669,7 +754,7 @@ def _tile_keys() -> list[Any]:
             lambda t: (-ships[t]["cost"], units(t)), steam]
 
 
-def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
+def multi_builds(engine: Slipway, state: State, seat: int, lengths: tuple[int, int] = (3, 6)) -> list[Command]:
     """Builds of two or three tiles: for each window of 3 to 6 slots whose tiles fit one ship, the best
     affordable market tiles for (up to three of) its empty slots, bow end first; and the same leaving one
     middle empty (a ship held open until its crew and engines are ready: the last tile launches it)."""
@@ -681,7 +766,7 @@ def multi_builds(engine: Slipway, state: State, seat: int) -> list[Command]:
     out: list[Command] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
     keys = _tile_keys()
-    for length in range(3, min(6, ship_max) + 1):
+    for length in range(lengths[0], min(lengths[1], ship_max) + 1):
         for first in range(len(cells) - length + 1):
             last = first + length - 1
             parts = ["bow" if s == first else "stern" if s == last else "middle" for s in range(first, last + 1)]

@@ -49,7 +49,7 @@ class Slipway(Engine):
     title = "Slipway"
     min_players = 2
     max_players = 4
-    bots = ("random", "shipwright")
+    bots = ("random", "shipwright", "steam", "sails", "big-ships", "small-ships", "contracts", "traders", "riband")
     commands = COMMANDS
     view_fields = VIEW_FIELDS
     options = (
@@ -67,6 +67,23 @@ class Slipway(Engine):
             help='When a ship part\'s stack runs out: "immediate" (the spec: the game ends after that turn) or '
             '"final-round" (the final actions and the final build follow, as at the queue\'s end).',
             choices=("immediate", "final-round"),
+        ),
+        Option(
+            "choice_income",
+            "choice",
+            "counted",
+            help='Whether an action can be chosen counts the income its tile pays: "counted" (the spec\'s turn '
+            'order: the income of step 3 is in hand when the action is performed in step 4) or "ignored" (only '
+            'the money held before the cube is placed).',
+            choices=("counted", "ignored"),
+        ),
+        Option(
+            "used_canals",
+            "choice",
+            "face-down",
+            help='The stack of canal tiles a player\'s cruises left: "face-down" (the spec: everyone sees how many, '
+            'no one is shown which) or "open" (everyone is shown its tiles).',
+            choices=("face-down", "open"),
         ),
         Option(
             "two_player_cubes",
@@ -467,7 +484,17 @@ class Slipway(Engine):
                 return {"code": "tile-taken", "message": f"{ACTION_NAMES[action]} has a cube on it."}
             if action == state["turn"]["front"]:
                 return {"code": "just-moved", "message": f"You just moved {ACTION_NAMES[action]} to the front."}
+            if state["options"].get("choice_income", "counted") == "counted":
+                # step 3's income is paid before step 4's action: the money to perform it includes it
+                return self.cannot_perform(state, seat, action, spend=-self.income(state, action))
         return self.cannot_perform(state, seat, action, spend=0)
+
+    @staticmethod
+    def income(state: State, action: str) -> int:
+        """What a cube placed on ``action``'s tile earns: 1 per cube on the tiles nearer the front."""
+        track = state["track"]
+        i = next(k for k, t in enumerate(track) if t["action"] == action)
+        return sum(1 for t in track[i + 1:] if t["cube"] is not None)
 
     def _choose(self, state: State, seat: int, action: str, events: list[Event]) -> None:
         turn = state["turn"]
@@ -485,7 +512,7 @@ class Slipway(Engine):
         if state["phase"] == "play":
             track = state["track"]
             i = next(k for k, t in enumerate(track) if t["action"] == action)
-            ahead = sum(1 for t in track[i + 1:] if t["cube"] is not None)
+            ahead = self.income(state, action)
             track[i]["cube"] = seat
             player["cubes"].append(action)
             player["money"] += ahead
@@ -1208,6 +1235,8 @@ class Slipway(Engine):
                 "canal": {"tiles": [dict(t) for t in p["canal"]["tiles"]],
                           "token": None if p["canal"]["token"] is None else dict(p["canal"]["token"])},
                 "used_canals": len(p["used_canals"]),
+                # the stack is face down by default (the spec): its size for all, its tiles for no one
+                "used_canal_tiles": list(p["used_canals"]) if state["options"].get("used_canals") == "open" else None,
                 "fleet": [dict(s) for s in p["fleet"]],
                 "lost": [dict(s) for s in p["lost"]],
                 "cruise_points": sum(s["score"]["total"] for s in p["fleet"]),

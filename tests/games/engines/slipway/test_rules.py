@@ -111,6 +111,24 @@ def test_the_contracts_show_once_the_game_is_over():
     assert view["listing"] == []
 
 
+@pytest.mark.parametrize(("option", "viewer", "shown"), [
+    ({}, 0, None),  # the spec: the stack is face down, its owner included
+    ({}, 1, None),
+    ({}, None, None),
+    ({"used_canals": "face-down"}, 0, None),
+    ({"used_canals": "open"}, 0, ["start", "C06"]),
+    ({"used_canals": "open"}, 1, ["start", "C06"]),
+    ({"used_canals": "open"}, None, ["start", "C06"]),
+])
+def test_who_sees_the_stack_of_used_canals(option, viewer, shown):
+    state = game(2, **option)
+    state["players"][0]["used_canals"] = ["start", "C06"]
+    view = ENGINE.view(state, seat=viewer)
+    assert view["players"][0]["used_canals"] == 2  # its size is public either way
+    assert view["players"][0]["used_canal_tiles"] == shown
+    assert view["players"][1]["used_canal_tiles"] == ([] if shown else None)
+
+
 # -- the listing against apply -----------------------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ from .scenes import (
     seat,
     send,
     set_canal_market,
+    set_goods_market,
     set_market,
     set_money,
     set_stock,
@@ -168,10 +169,45 @@ def test_income_is_one_per_cube_nearer_the_front(cubes, chosen, income):
     assert state["track"][SEVEN.index(chosen)]["cube"] == 0
 
 
+# Goods tiles of ``goods.json``: G01-G04 single goods (cost 1), G05-G08 pairs (cost 2). Canal tiles C03 and C04
+# cost 1, C06 2 (a centre and a feature).
+PAIRS = ["G05", "G06", "G07", "G08"]
+
+
+@pytest.mark.parametrize(("option", "action", "cubes", "code"), [
+    # the spec's order (default): step 3's income is in hand for step 4, so it counts toward "able to perform"
+    ({}, "commodity", {"crew": 1, "employee": 2}, None),  # 0 coins + 2 income pays a pair (2)
+    ({}, "commodity", {"crew": 1}, "cannot-afford"),  # + 1 income: not 2
+    ({}, "commodity", {"build": 1, "canal": 2}, "cannot-afford"),  # cubes behind pay nothing
+    ({}, "canal", {"employee": 1}, None),  # + 1 income pays C03 (1)
+    ({}, "build", {"canal": 1}, None),  # + 1 income pays a bow of cost 1
+    ({"choice_income": "counted"}, "commodity", {"crew": 1, "employee": 2}, None),
+    # the option's other reading: only the money held before the cube goes down
+    ({"choice_income": "ignored"}, "commodity", {"crew": 1, "employee": 2}, "cannot-afford"),
+    ({"choice_income": "ignored"}, "canal", {"employee": 1}, "cannot-afford"),
+])
+def test_whether_an_action_can_be_chosen_counts_the_income_its_tile_pays(option, action, cubes, code):
+    state = game(3, **option)
+    _broke(state)
+    set_goods_market(state, PAIRS)
+    set_track(state, SEVEN, cubes)
+    assert codes(state, "choose")[action] == code
+    if code is not None:
+        assert refuse(state, {"cmd": "choose", "action": action}) == code
+        return
+    events = choose(state, action)
+    assert of_type(events, "forfeited") == []  # the action is open, to be performed with the income
+    income = of_type(events, "chose")[0]["income"]
+    assert income > 0 and player(state)["money"] == income
+    assert ENGINE.cannot_perform(state, 0, action, spend=0) is None
+
+
 def test_nothing_performable_lets_any_free_tile_take_the_cube_and_forfeits_it():
     state = game(3)
     _broke(state)
-    set_track(state, SEVEN, {"equipment": 1, "crew": 2})
+    # the cubes lie behind every other tile: no tile pays income that could make its action affordable
+    set_track(state, ["equipment", "crew", "build", "canal", "commodity", "employee", "exchange"],
+              {"equipment": 1, "crew": 2})
     listed = codes(state, "choose")
     assert listed["equipment"] == listed["crew"] == "tile-taken"
     assert all(listed[a] is None for a in ("build", "canal", "commodity", "employee", "exchange"))

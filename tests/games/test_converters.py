@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from games.converters import GameCodeConverter
-from games.tokens import CODE_ALPHABET, CODE_LENGTH, new_join_code
+from games.tokens import CODE_ALPHABET, CODE_LENGTH, NEW_CODE_ALPHABET, new_join_code
 
 from .factories import make_game
 
@@ -53,6 +53,13 @@ def test_the_converter_takes_every_code_in_either_case_and_nothing_else():
         assert bool(pattern.fullmatch(letter * CODE_LENGTH)) == (letter in CODE_ALPHABET), letter
     for bad in ("ABCD\x00", "ABCDEF", "ABCD", "ABCD\n", "ÀBCDE", "ABCD5", " ABCD"):
         assert not pattern.fullmatch(bad), bad
+
+
+def test_new_join_codes_are_consonants_only_and_older_codes_still_reach_their_games():
+    codes = {new_join_code() for _ in range(2000)}
+    assert set("".join(codes)) == set(NEW_CODE_ALPHABET)  # every consonant is used ...
+    assert not set("".join(codes)) & set("AEIOUY")  # ... and no vowel, so no code spells a word
+    assert GameCodeConverter().to_python("cencr") == "CENCR"  # a game made before keeps its code
 
 
 @pytest.mark.django_db

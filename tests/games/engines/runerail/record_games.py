@@ -62,6 +62,9 @@ GAMES: list[tuple[int, list[str], dict[str, Any]]] = [
     (2026, [P, R, R, R], {}),
     (2032, [P, R, R], {}),  # a random bot holding the Halfling boards a ship, sails and lands
     (2094, [R, P], {}),
+    # the other values of the options issue 30 added (the old win timing; a shared win; ports at their city's 3)
+    (3001, [P, R], {"win_check": "own-turn-end", "port_price": "city"}),
+    (3002, [P, P], {"win_tie": "shared", "turn_order": "seated"}),
 ]
 
 

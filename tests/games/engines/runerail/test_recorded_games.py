@@ -47,6 +47,9 @@ def test_enough_recorded_games():
     # both values of each option
     assert {g["options"]["turn_order"] for g in games} == {"random", "seated"}
     assert {g["options"]["prism_bridge"] for g in games} == {"game", "until-strike"}
+    assert {g["options"]["win_check"] for g in games} == {"at-once", "own-turn-end"}
+    assert {g["options"]["win_tie"] for g in games} == {"most-gold", "shared"}
+    assert {g["options"]["port_price"] for g in games} == {"published", "city"}
     # the commands only: compact
     assert all(set(step) == {"seat", "command"} for g in games for step in g["commands"])
     assert sum(p.stat().st_size for p in RECORDED) < 2_000_000

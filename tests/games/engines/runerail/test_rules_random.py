@@ -75,8 +75,9 @@ def _rigged(players, seed):
     high = MAP.key(MAP.cities["highcairn"].centre)
     for p in state["players"]:
         p["at"] = high if p["seat"] % 2 else ash
-        p["loads"] = [] if p["seat"] % 2 else ["ale"]
-        state["supply"]["ale"] -= len(p["loads"])
+        p["loads"] = [] if p["seat"] % 2 else ["ale", "salt"]  # two kinds: the Raiders ask which goes
+        for load in p["loads"]:
+            state["supply"][load] -= 1
     desert = line_into("scouring-gale", 0, 3)
     lay(state, state["order"][-1], *desert)
     cards = ["hatchling-flight", "ashland-raiders", "whiteout", "scouring-gale", "deepways-collapse",

@@ -139,7 +139,11 @@ def test_bad_player_counts_and_options():
         ENGINE.setup(players=["a"] * 7, options={}, seed=1)
     with pytest.raises(RulesError):
         ENGINE.normalize_options({"prism_bridge": "sometimes"})
-    assert ENGINE.normalize_options({}) == {"turn_order": "random", "prism_bridge": "game"}
+    assert ENGINE.normalize_options({}) == {"turn_order": "random", "prism_bridge": "game", "win_check": "at-once",
+                                            "win_tie": "most-gold", "port_price": "published"}
+    for name, bad in (("win_check", "never"), ("win_tie", "coin-toss"), ("port_price", 2)):
+        with pytest.raises(RulesError):
+            ENGINE.normalize_options({name: bad})
 
 
 def test_setup_is_deterministic():

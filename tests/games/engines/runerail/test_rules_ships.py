@@ -136,7 +136,7 @@ def test_sailing_up_to_the_ships_speed_on_the_next_turn(ship, points, ok):
 def test_ships_to_port_and_lost_loads_at_sea():
     state = _at_port("mudlark")
     apply(state, 0, {"cmd": "board-ship"})
-    state["players"][0]["loads"] = ["salt"]
+    state["players"][0]["loads"] = ["salt", "ale"]
     end_turn(state)
     end_turn(state)
     path = _voyage(SALTHARBOR, LANTERHAVEN)

@@ -107,12 +107,12 @@
           el("span", { class: "ws-rank" }, rank >= 0 ? String(rank + 1) : ""), r.route, el("span", { class: "muted" }, " · desirability " + r.desirability)));
       }));
       const waiting = view.players.filter((p) => !p.ranked).map((p) => p.name);
-      box.replaceChildren(el("h3", {}, "Rank your three favourite starting routes"),
+      box.replaceChildren(...[el("h3", {}, "Rank your three favourite starting routes"),
         el("p", { class: "muted" }, "Tap in order of preference. Clashes are settled fairly; the least desirable start plays first."),
         list,
         canRank ? actionButton(mine && mine.ranked ? "Change my ranking" : "Send my ranking", () => ({ cmd: "rank-starting-routes", choices: ranking.slice() }), { primary: true, confirm: false, cmd: "rank-starting-routes" }) : null,
         mine && mine.ranked && mine.choices ? el("p", { class: "ws-ranked" }, "Your ranking is in: " + mine.choices.map((r, k) => (k + 1) + ". " + r).join("  ")) : null,
-        el("p", { class: "muted" }, waiting.length ? "Waiting for: " + waiting.join(", ") : ""));
+        el("p", { class: "muted" }, waiting.length ? "Waiting for: " + waiting.join(", ") : "")].filter(Boolean));  // replaceChildren writes a null as "null"
       const send = box.querySelector("button[data-cmd=rank-starting-routes]");
       if (send) send.disabled = ranking.length !== 3;
     } else if (view.phase === "engines") {

@@ -1,7 +1,7 @@
 """Benchmark: one client's flood of big reads against another player's state polls (issue 29).
 
     .venv/bin/python bench/bench_read_flood.py [--reads 1200] [--inflight 16] [--quiet 8] [--poll-ms 150]
-        [--moves 40] [--database-url postgres://… --redis-url redis://…] [--no-before]
+        [--moves 40] [--database-url postgres://… --redis-url redis://…] [--before share|cache|none]
 
 One Daphne as it ships (the default limits, the read cache on), on the embedded default (a SQLite file
 and the in-memory layer) unless ``--database-url`` and ``--redis-url`` are given (``DATABASE_URL`` /
@@ -22,9 +22,11 @@ log included), ``--inflight`` at a time:
 
 Printed for each: the poll's p50 / p99 / max quiet and during, the ratio of the p50s (goal: within
 2x), the flood's answers by status and its duration, and the Daphne's RSS before, at its peak during,
-right after, and ``--settle`` seconds after. Then, unless ``--no-before``, the same on a second Daphne
-with the cache and the price off (``JUNCTION_READ_CACHE_BYTES=0``, ``JUNCTION_READ_PRICE_BYTES=0``: every
-read serialised afresh and costing one token, as before this change), flood 1 only.
+right after, and ``--settle`` seconds after. Then the same on a second Daphne, flood 1 only, with
+``--before share`` (the default) admission's per-client share off (``JUNCTION_HTTP_CLIENT_SHARE=0``: one
+queue in arrival order, as before fair admission), or with ``--before cache`` the cache and the price off
+(``JUNCTION_READ_CACHE_BYTES=0``, ``JUNCTION_READ_PRICE_BYTES=0``: every read serialised afresh and costing
+one token, as before the read price); ``--before none`` skips it.
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ SHIPPED_LIMITS = {
     "JUNCTION_READ_SEAT_RATE": "600/min",
     "JUNCTION_COMMAND_RATE": "1200/min",
     "JUNCTION_COMMAND_SEAT_RATE": "600/min",
+}
+# The second Daphne of a run (--before): what a change is compared with, within one run.
+BEFORE = {
+    "share": ("before: admission's per-client share off (JUNCTION_HTTP_CLIENT_SHARE=0: one queue in arrival order, "
+              "no refusal remembered)",
+              {"JUNCTION_HTTP_CLIENT_SHARE": "0"}),
+    "cache": ("before: cache and price off (JUNCTION_READ_CACHE_BYTES=0, JUNCTION_READ_PRICE_BYTES=0)",
+              {"JUNCTION_READ_CACHE_BYTES": "0", "JUNCTION_READ_PRICE_BYTES": "0"}),
+    "none": ("", {}),
 }
 SETUP_ADDRESS = "192.0.2.1"
 PLAYER_ADDRESS = "198.51.100.2"
@@ -135,18 +146,19 @@ class Memory(threading.Thread):
             self.stop.wait(0.05)
 
 
-def flood(base: str, code: str, reads: int, inflight: int, spread: bool) -> tuple[Counter, float, int]:
-    """``reads`` token-less get-states, ``inflight`` at a time, from a process of their own (so the
-    player's poller never waits on this one's GIL); statuses, seconds, bytes of one answer."""
+def flood(base: str, code: str, reads: int, inflight: int, spread: bool, rate: float = 0) -> tuple[Counter, float, int]:
+    """``reads`` token-less get-states, ``inflight`` at a time (and at most ``rate`` a second, 0: as fast as
+    they are answered), from a process of their own (so the player's poller never waits on this one's
+    GIL); statuses, seconds, bytes of one answer."""
     worker = subprocess.run(
-        [PYTHON, __file__, "--flood-worker", json.dumps([base, code, reads, inflight, spread])],
+        [PYTHON, __file__, "--flood-worker", json.dumps([base, code, reads, inflight, spread, rate])],
         capture_output=True, text=True, check=True,
     )
     statuses, seconds, size = json.loads(worker.stdout)
     return Counter({int(k): v for k, v in statuses.items()}), seconds, size
 
 
-def flood_worker(base: str, code: str, reads: int, inflight: int, spread: bool) -> None:
+def flood_worker(base: str, code: str, reads: int, inflight: int, spread: bool, rate: float = 0) -> None:
     import httpx
 
     body = {"cmd": "get-state", "game": code}
@@ -154,6 +166,8 @@ def flood_worker(base: str, code: str, reads: int, inflight: int, spread: bool) 
     local = threading.local()
 
     def one(i: int) -> int:
+        if rate > 0:  # the i-th request is not sent before its time
+            time.sleep(max(0.0, t0 + i / rate - time.perf_counter()))
         client = getattr(local, "client", None)
         if client is None:
             client = local.client = httpx.Client(base_url=base, timeout=60)
@@ -198,7 +212,7 @@ def run(label: str, env: dict[str, str], args: argparse.Namespace, floods: list[
         memory.peak = memory.now()
         cpu0 = sum(memory.proc.cpu_times()[:2])
         f0 = time.perf_counter()
-        statuses, seconds, size = flood(base, code, args.reads, args.inflight, spread)
+        statuses, seconds, size = flood(base, code, args.reads, args.inflight, spread, args.flood_rate)
         during = poller.between(f0, time.perf_counter())
         cpu = sum(memory.proc.cpu_times()[:2]) - cpu0
         after = memory.now()
@@ -228,11 +242,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reads", type=int, default=1200, help="get-states in each flood")
     parser.add_argument("--inflight", type=int, default=16, help="flood requests at a time")
+    parser.add_argument("--flood-rate", type=float, default=0, help="flood requests a second at most (0: as fast as answered)")
     parser.add_argument("--quiet", type=float, default=8.0, help="seconds of polls with no flood")
     parser.add_argument("--poll-ms", type=float, default=150.0, help="the player's poll period (its seat limit: 600/min)")
     parser.add_argument("--moves", type=int, default=40, help="legal moves played before the floods")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds after a flood before RSS is read again")
-    parser.add_argument("--no-before", action="store_true", help="skip the run with the cache and the price off")
+    parser.add_argument("--before", choices=sorted(BEFORE), default="share",
+                        help="the second Daphne: admission's share off (share), the cache and price off (cache), or none")
+    parser.add_argument("--no-before", dest="before", action="store_const", const="none", help="the same as --before none")
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", os.environ.get("DATABASE_URL", "")),
                         help="PostgreSQL (with --redis-url) instead of the embedded SQLite + in-memory layer")
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", os.environ.get("REDIS_URL", "")))
@@ -258,14 +275,13 @@ def main() -> int:
             env = {"SQLITE_PATH": str(Path(tmp) / "db.sqlite3")}
             subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
                            env={**os.environ, **env}, check=True)
-        lines += run("as shipped (read cache on, reads priced by size)", env, args,
+        lines += run("as shipped (fair admission, read cache on, reads priced by size)", env, args,
                      [("1, one address", False), ("2, a new address each", True)], started)
-        if not args.no_before:
+        if args.before != "none":
             if args.database_url:
                 flush_redis(args.redis_url)  # the first run's counters
-            lines += run("before: cache and price off (JUNCTION_READ_CACHE_BYTES=0, JUNCTION_READ_PRICE_BYTES=0)",
-                         {**env, "JUNCTION_READ_CACHE_BYTES": "0", "JUNCTION_READ_PRICE_BYTES": "0"}, args,
-                         [("1, one address", False)], started)
+            label, before_env = BEFORE[args.before]
+            lines += run(label, {**env, **before_env}, args, [("1, one address", False)], started)
 
     where = "PostgreSQL + Redis" if args.database_url else "embedded: SQLite + in-memory channel layer"
     print(f"one Daphne ({where}), limits as shipped, JUNCTION_TRUSTED_PROXIES=1; load average {load_before:.1f} "

@@ -143,7 +143,8 @@ DB_POOL_TIMEOUT = float(os.environ.get("JUNCTION_DB_POOL_TIMEOUT", "5") or "5")
 JUNCTION_HTTP_CONCURRENCY = int(os.environ.get("JUNCTION_HTTP_CONCURRENCY", "") or max(2, DB_POOL_SIZE - 2))
 JUNCTION_HTTP_QUEUE_SECONDS = float(os.environ.get("JUNCTION_HTTP_QUEUE_SECONDS", "") or DB_POOL_TIMEOUT)
 # Of those, one client (its seat token, else its address) runs at most this many at once, one address at
-# most half; a waiting request of a client with fewer running goes first (games/admission.py). 0: no share.
+# most half; a waiting request of a client with fewer running goes first, and an API 429 is answered again
+# before Django while surely still due (games/admission.py). 0: neither.
 JUNCTION_HTTP_CLIENT_SHARE = max(0, int(os.environ.get("JUNCTION_HTTP_CLIENT_SHARE", "2") or "0"))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}

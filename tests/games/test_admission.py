@@ -234,3 +234,127 @@ async def test_a_share_of_zero_is_one_queue_in_arrival_order(settings):
     for name in ("f1", "f2", "p"):
         inner.let_go(name)
     assert await asyncio.gather(*flood, player) == [200] * 4
+
+
+class LimitedApp:
+    """An ASGI app that answers 429 (Retry-After ``retry_after``, a cookie) to every request whose body or
+    path has ``refuse`` in it, 200 otherwise; it records the requests that reached it."""
+
+    def __init__(self, retry_after: int = 30) -> None:
+        self.retry_after = retry_after
+        self.reached: list[tuple[str, bytes]] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        self.reached.append((scope["path"], body))
+        if b"refuse" in body or "refuse" in scope["path"]:
+            headers = [(b"content-type", b"application/json"), (b"retry-after", str(self.retry_after).encode()),
+                       (b"set-cookie", b"sessionid=someone")]
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            await send({"type": "http.response.body", "body": b'{"status": "error"}'})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+
+async def call(app, method: str, path: str, body: bytes = b"", address: str = FLOODER, token: str | None = None):
+    sent = []
+    chunks = [body[:5], body[5:]] if body else [b""]  # a body in two messages, as a server may hand it on
+    headers = [(b"authorization", f"Bearer {token}".encode())] if token else []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        if not chunks:  # the body is over; the client stays connected (Django listens for its going)
+            await asyncio.Event().wait()
+        chunk = chunks.pop(0)
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
+
+    await app({"type": "http", "path": path, "method": method, "headers": headers, "client": (address, 40000)}, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    headers = {name.lower(): value for name, value in start["headers"]}
+    return start["status"], headers, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+async def test_a_request_refused_429_is_refused_again_before_django_for_what_is_surely_left_of_its_window(settings):
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    inner = LimitedApp(retry_after=30)
+    app = HttpAdmission(inner)
+    now = [1000.0]
+    app.limited.clock = lambda: now[0]
+    flood = b'{"cmd": "get-state", "game": "refuse"}'
+    assert (await call(app, "POST", "/api", flood))[0] == 429
+    assert len(inner.reached) == 1
+    now[0] += 10
+    status, headers, body = await call(app, "POST", "/api", flood)  # the same request again: answered here
+    assert status == 429 and len(inner.reached) == 1 and app.answered_limited == 1
+    assert headers[b"retry-after"] == b"19" and b"set-cookie" not in headers  # the window's end, never a cookie
+    assert json.loads(body)["error"]["code"] == "rate-limited"
+    # Anything else reaches the app: another body (a command), another path, another client or token.
+    assert (await call(app, "POST", "/api", b'{"cmd": "add", "n": 1}'))[0] == 200
+    assert (await call(app, "POST", "/api/games/X/commands", flood))[0] == 429
+    assert (await call(app, "POST", "/api", flood, address=PLAYER))[0] == 429
+    assert (await call(app, "POST", "/api", flood, token="tok-a"))[0] == 429
+    assert len(inner.reached) == 5
+    assert (await call(app, "GET", "/api/games/refuse/state"))[0] == 429
+    assert (await call(app, "GET", "/api/games/refuse/state"))[0] == 429 and len(inner.reached) == 6
+    # Retry-After 30 means the window ends at least 29 s after the decision: remembered 27 s, no longer.
+    now[0] += 16.9
+    assert (await call(app, "POST", "/api", flood))[0] == 429 and len(inner.reached) == 6
+    now[0] += 0.2
+    assert (await call(app, "POST", "/api", flood))[0] == 429 and len(inner.reached) == 7
+    # The body read here for a client with refusals remembered reaches the app whole.
+    assert await call(app, "POST", "/api", b'{"cmd": "add", "n": 2}') == (200, {}, b'{"cmd": "add", "n": 2}')
+
+
+async def test_refusals_are_not_remembered_past_the_api_when_short_or_with_no_share(settings):
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    app = HttpAdmission(inner := LimitedApp(retry_after=3))  # too little left to be sure of
+    for _ in range(2):
+        assert (await call(app, "GET", "/api/games/refuse/state"))[0] == 429
+    app = HttpAdmission(inner_pages := LimitedApp())  # a page's 429 (allauth's, say) is not the API's limits
+    for _ in range(2):
+        assert (await call(app, "GET", "/accounts/refuse/"))[0] == 429
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 0
+    app = HttpAdmission(inner_off := LimitedApp())
+    for _ in range(2):
+        assert (await call(app, "GET", "/api/games/refuse/state"))[0] == 429
+    assert [len(i.reached) for i in (inner, inner_pages, inner_off)] == [2, 2, 2]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_django_s_own_429_is_remembered_and_answered_alike(settings):
+    from django.core.asgi import get_asgi_application
+
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    settings.JUNCTION_READ_RATE = "2/hour"
+    app = HttpAdmission(get_asgi_application())
+    answers = [await call(app, "GET", "/api/games") for _ in range(4)]
+    assert [status for status, _, _ in answers] == [200, 200, 429, 429]
+    assert app.answered_limited == 1  # the fourth never reached Django
+    (_, django_headers, django_body), (_, headers, body) = answers[2:]
+    assert json.loads(django_body)["error"]["code"] == json.loads(body)["error"]["code"] == "rate-limited"
+    assert json.loads(body)["error"]["message"].startswith("Request was throttled.")
+    assert headers[b"content-type"] == django_headers[b"content-type"] == b"application/json"
+    assert headers[b"x-content-type-options"] == django_headers[b"x-content-type-options"]  # its other headers too
+    assert 1 <= int(headers[b"retry-after"]) <= int(django_headers[b"retry-after"])
+
+
+async def test_the_protocol_endpoint_is_answered_busy_in_json(settings):
+    settings.JUNCTION_HTTP_CONCURRENCY = 1
+    settings.JUNCTION_HTTP_QUEUE_SECONDS = 0.1
+    inner = HeldApp()
+    app = HttpAdmission(inner)
+    busy = asyncio.create_task(from_client(app, "b", PLAYER))
+    await settle()
+    status, headers, body = await call(app, "POST", "/api", b'{"cmd": "get-state", "game": "X"}', address=OTHER)
+    assert status == 503 and headers[b"content-type"] == b"application/json"
+    assert json.loads(body)["error"]["code"] == "server-busy"
+    inner.let_go("b")
+    assert await busy == 200

@@ -61,9 +61,12 @@
     const own = window.JunctionPlay && window.JunctionPlay.describeAction && action.command.cmd !== "admin" ? window.JunctionPlay.describeAction(action) : "";
     if (own) return own;
     const command = action.command;
+    const who = action.seat === null || action.seat === undefined ? "The host" : seatName(action.seat);
+    if (command.cmd === "start") return who + " started the game.";
     // A game master's change ({"cmd": "admin", "action", "by", ...}): who made it, and what.
     const admin = command.cmd === "admin";
-    const skip = new Set(admin ? ["cmd", "action", "by", "seat"] : ["cmd"]);
+    // "hidden": the arguments another seat's choice keeps back (games/redaction.py), null here: not said
+    const skip = new Set(admin ? ["cmd", "action", "by", "seat", "hidden"] : ["cmd", "hidden"]);
     const args = Object.entries(command).filter(([k]) => !skip.has(k)).map(([k, v]) => { const t = argText(v); return t ? k.replace(/_/g, " ") + " " + t : ""; }).filter(Boolean).join(", ");
     if (admin) {
       const said = (action.events || []).map(platformEvent).filter(Boolean);
@@ -71,7 +74,6 @@
       const on = command.seat !== null && command.seat !== undefined ? " for " + seatName(command.seat) : "";
       return "The game master" + (command.by ? " (" + Junction.text(command.by) + ")" : "") + ": " + String(command.action || "change").replace(/-/g, " ") + on + (args ? " (" + args + ")" : "");
     }
-    const who = action.seat === null || action.seat === undefined ? "The host" : seatName(action.seat);
     return who + ": " + String(command.cmd || "").replace(/-/g, " ") + (args ? " (" + args + ")" : "");
   }
 

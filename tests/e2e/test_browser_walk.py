@@ -46,8 +46,9 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "walk"
 ALL_SHOTS = os.environ.get("JUNCTION_WALK_SHOTS") == "1"  # every page screenshotted, not only those with a problem
 VIEWPORTS = {"phone": {"width": 360, "height": 640}, "1080p": {"width": 1920, "height": 1080}}
-# No word boundaries: a null glued to a button's words ("Send my rankingnull") is caught too.
-FORBIDDEN = re.compile(r"null|undefined|NaN|\[object Object\]")
+# No word boundaries: a null glued to a button's words ("Send my rankingnull") is caught too; and no
+# version counters ("v22"): words a player should not see.
+FORBIDDEN = re.compile(r"null|undefined|NaN|\[object Object\]|\bv\d+\b")
 TARGET = 44  # CSS px, both ways (WCAG 2.5.5)
 
 # ---- what the page shows ------------------------------------------------------------------

@@ -292,11 +292,17 @@ class RailCore:
         return hooks.section_cost(m, player, u, v, e[3])
 
     def check_build(self, rail: dict[str, Any], player: int, path: Sequence[Any], *, budget: int | None = None,
-                    hooks: RailHooks | None = None) -> BuildPlan:
+                    cash: int | None = None, hooks: RailHooks | None = None) -> BuildPlan:
         """Check a build along ``path`` (mileposts in build order); raise RulesError or return its plan.
 
         The path may run over the player's own track, inside major cities and across open connecting
-        links (all free); every other pair is a new section, built in path order.
+        links (all free); every other pair is a new section, built in path order. A path visits each
+        milepost once (``path-revisits``).
+
+        ``budget`` alone: what the player may spend, however it is bounded (``over-budget``). With
+        ``cash`` too, ``budget`` is what the turn's limit leaves and ``cash`` the money in hand, and a
+        build that costs more says which it exceeds: ``not-enough-cash`` (checked first) or
+        ``over-turn-limit``.
         """
         m = self.map
         if not isinstance(path, (list, tuple)) or len(path) < 2:
@@ -307,7 +313,12 @@ class RailCore:
             raise RulesError(*error)
         if not plan.sections:
             raise RulesError("nothing-to-build", "That path is all track you can already use: nothing to build.")
+        if cash is not None and plan.cost > cash:
+            raise RulesError("not-enough-cash", f"That build costs {plan.cost}; you have {cash}.")
         if budget is not None and plan.cost > budget:
+            if cash is not None:
+                raise RulesError("over-turn-limit", f"That build costs {plan.cost}; the turn's limit leaves "
+                                                    f"{budget} to spend.")
             raise RulesError("over-budget", f"That build costs {plan.cost}; you may spend {budget} more.")
         return plan
 
@@ -318,6 +329,12 @@ class RailCore:
         rules = self.rules
         track = rail["track"]
         reserved = rail.get("reserved") or {}
+        seen: set[int] = set()
+        for step, u in enumerate(idx):
+            if u in seen:
+                return None, ("path-revisits", f"The path comes back to {m.key(u)}: a build path visits each "
+                                               f"milepost once."), step
+            seen.add(u)
         if not self.can_start_at(rail, player, idx[0]):
             return None, ("not-connected", f"Building must start at a major city or at your own track, "
                                            f"not at {m.key(idx[0])}."), 0
@@ -397,9 +414,9 @@ class RailCore:
         return f"{m.key(u)}–{m.key(v)} cannot be built."  # pragma: no cover - every None has a reason above
 
     def build(self, rail: dict[str, Any], player: int, path: Sequence[Any], *, budget: int | None = None,
-              hooks: RailHooks | None = None) -> BuildPlan:
+              cash: int | None = None, hooks: RailHooks | None = None) -> BuildPlan:
         """Check then build; mutates ``rail`` only when the whole path is legal."""
-        plan = self.check_build(rail, player, path, budget=budget, hooks=hooks)
+        plan = self.check_build(rail, player, path, budget=budget, cash=cash, hooks=hooks)
         self.apply_build(rail, player, plan)
         return plan
 

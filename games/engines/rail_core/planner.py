@@ -40,12 +40,14 @@ _BIG = 1 << 60
 
 
 def plan_build(core: RailCore, rail: dict[str, Any], player: int, target: Any, *, start: Any = None,
-               from_majors: bool = True, hooks: RailHooks | None = None) -> BuildPlan | None:
+               from_majors: bool = True, hooks: RailHooks | None = None,
+               avoid: Sequence[int] = ()) -> BuildPlan | None:
     """The cheapest legal build path from ``start`` (or from anywhere building may start) to ``target``.
 
     With ``start=None`` the path may begin at any milepost of the player's track, at the far end of
     an open connecting link from it, or (if ``from_majors``) at any major-city milepost. Returns None
     when no legal path exists. A target already reachable for free gives a plan with no sections.
+    ``avoid``: mileposts (indices) the path may not go through (those a longer path already visits).
     """
     hooks = hooks or DEFAULT_HOOKS
     m = core.map
@@ -55,7 +57,7 @@ def plan_build(core: RailCore, rail: dict[str, Any], player: int, target: Any, *
         return BuildPlan([m.key(tgt)], [], [])
     banned: set[str] = set()
     for _ in range(_RETRIES):
-        path = _search_build(core, rail, player, sources, tgt, hooks, banned)
+        path = _search_build(core, rail, player, sources, tgt, hooks, banned, avoid=avoid)
         if path is None:
             return None
         plan, error, culprit = core._evaluate_build(rail, player, path, hooks)
@@ -73,7 +75,8 @@ _MAJOR_TRACKED = 3
 
 
 def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Sequence[int], tgt: int,
-                  hooks: RailHooks, banned: set[str], reached: dict[int, int] | None = None) -> list[int] | None:
+                  hooks: RailHooks, banned: set[str], reached: dict[int, int] | None = None,
+                  avoid: Sequence[int] = ()) -> list[int] | None:
     """The cheapest path from ``sources`` to ``tgt`` (milepost indices), or None. With ``tgt == -1``
     the search runs to the end and fills ``reached`` with each milepost's least cost."""
     m = core.map
@@ -120,6 +123,8 @@ def _search_build(core: RailCore, rail: dict[str, Any], player: int, sources: Se
     dist: dict[int, int] = {}
     parent: dict[int, int] = {}
     settled: dict[int, list[tuple[int, int]]] = {}  # milepost -> (starts used, usage) expanded there
+    for u in avoid:  # a label that dominates every other: the search never expands these mileposts
+        settled[u] = [(0, 0)]
     heap: list[tuple[int, int]] = []
     for s in sources:
         st = s * per_node
@@ -287,7 +292,8 @@ def plan_build_through(core: RailCore, rail: dict[str, Any], player: int, points
     for target in points[1:]:
         leg = _direct_section(core, scratch, player, start, target, hooks) if start is not None else None
         if leg is None:
-            leg = plan_build(core, scratch, player, target, start=start, hooks=hooks)
+            # a path visits each milepost once: this leg keeps off the mileposts the path already visits
+            leg = plan_build(core, scratch, player, target, start=start, hooks=hooks, avoid=path[:-1])
         if leg is None:
             return None
         if leg.sections:

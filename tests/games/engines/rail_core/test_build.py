@@ -154,6 +154,54 @@ def test_budget(costs):
     assert core.build(rail, 0, [k(2, 1), k(3, 1), k(4, 1)], budget=3).cost == 3
 
 
+# (what, the limit left this turn, the cash in hand, the code for a build costing 3 or None: built)
+MONEY_TABLE = [
+    ("both cover it", 3, 3, None),
+    ("too little cash", 20, 2, "not-enough-cash"),
+    ("over the turn's limit", 2, 50, "over-turn-limit"),
+    ("both short: the cash is named", 2, 2, "not-enough-cash"),
+]
+
+
+@pytest.mark.parametrize("what,left,cash,code", MONEY_TABLE, ids=[c[0] for c in MONEY_TABLE])
+def test_cash_and_turn_limit_are_told_apart(costs, what, left, cash, code):
+    core, rail = costs
+    path = [k(2, 1), k(3, 1), k(4, 1)]  # mountain 2 + clear 1
+    if code is None:
+        assert core.build(rail, 0, path, budget=left, cash=cash).cost == 3
+        return
+    with pytest.raises(RulesError) as err:
+        core.build(rail, 0, path, budget=left, cash=cash)
+    assert err.value.code == code
+    said = {"not-enough-cash": f"costs 3; you have {cash}.", "over-turn-limit": f"the turn's limit leaves {left} "}[code]
+    assert said in err.value.message
+    assert rail["track"] == {}
+
+
+# (what, player 0's track before, a path that comes back to a milepost, the step of the second visit)
+REVISIT_TABLE = [
+    ("out and back: [a, b, c, b]", [], [k(2, 1), k(3, 0), k(4, 0), k(3, 0)], 3),
+    ("a loop back into the major city", [], [k(2, 1), k(3, 0), k(2, 0), k(2, 1)], 3),
+    ("a triangle closed on the way", [], [k(2, 1), k(3, 0), k(4, 0), k(4, 1), k(3, 1), k(3, 0)], 5),
+    ("over own track and back, then on", [(k(2, 1), k(3, 0))], [k(3, 0), k(2, 1), k(3, 0), k(2, 0)], 2),
+]
+
+
+@pytest.mark.parametrize("what,track,path,step", REVISIT_TABLE, ids=[c[0] for c in REVISIT_TABLE])
+def test_a_path_visits_each_milepost_once(costs, what, track, path, step):
+    core, rail = costs
+    own(rail, 0, *track)
+    before = dict(rail["track"])
+    with pytest.raises(RulesError) as err:
+        core.build(rail, 0, path, budget=20)
+    assert err.value.code == "path-revisits"
+    assert path[step] in err.value.message
+    assert rail["track"] == before
+    # the planner never offers such a path: through the same points it finds none or a simple one
+    plan = core.plan_build_through(rail, 0, path)
+    assert plan is None or len(set(plan.path)) == len(plan.path)
+
+
 def test_rebuild_right_keeps_a_destroyed_section_for_its_owner(costs):
     core, rail = costs
     core.build(rail, 0, [k(2, 1), k(3, 0), k(4, 0)])

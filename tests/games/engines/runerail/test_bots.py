@@ -104,10 +104,12 @@ def test_a_qualified_player_ends_the_turn_and_wins():
     majors = list(m.majors)
     # seat 0 joins 7 majors with track laid along the rail core's plan (set directly) and holds 260 gold
     core = data.core()
-    plan = core.plan_build_through(state["rail"], 0, [None, *(city_key(c) for c in majors[:7])])
-    assert plan is not None
-    core.apply_build(state["rail"], 0, plan)
-    core.start_turn(state["rail"], 0)
+    keys = [city_key(c) for c in majors[:7]]
+    for a, b in zip(keys, keys[1:]):  # one build a leg: a build path visits each milepost once
+        plan = core.plan_build_through(state["rail"], 0, [a, b])
+        assert plan is not None
+        core.apply_build(state["rail"], 0, plan)
+        core.start_turn(state["rail"], 0)
     state["players"][0]["gold"] = 260
     put_train(state, 0, city_key(majors[0]))
     if len(core.majors_connected(state["rail"], 0)) < 7:

@@ -122,19 +122,28 @@ class KindContentView(APIView):
     throttle_classes = [ReadRateThrottle]
 
     @extend_schema(
+        parameters=[OpenApiParameter("map", str, description="A kind with several boards (the game option `map`): "
+                                     "which board's content; without it, the default board's.")],
         responses={200: OpenApiTypes.OBJECT, 304: None, 404: s.ErrorSerializer, 429: s.ErrorSerializer},
         summary="A kind's content: its map and what pages draw and name (the rail games)",
-        description="The same for every game of the kind, so it is cached: `ETag` is its `version` (a game's view "
-        "names it as `content_version`); send `If-None-Match` to get 304.",
+        description="The same for every game of the kind (or of one board, `?map=`), so it is cached: `ETag` is "
+        "its `version` (a game's view names it as `content_version`); send `If-None-Match` to get 304.",
     )
     def get(self, request, kind):
         engine = _engine_or_404(kind)
         content = getattr(engine, "content", None)
         if content is None:
             raise NotFound("no-content", f"{engine.title} has no content to fetch.")
-        body = content()
+        board = request.query_params.get("map")
+        if board is None:
+            body = content()
+        elif board in getattr(engine, "maps", ()):
+            body = content(board)
+        else:
+            raise NotFound("unknown-map", f"{engine.title} has no board {board!r}.")
         # Compressed, the ETag goes out weak (W/"…"); either form names the same content.
-        response = read_response(request, key=readcache.content_read_key(kind=kind, version=body["version"]), build=lambda: body)
+        slot = kind if board is None else f"{kind}:{board}"  # one cached copy per board
+        response = read_response(request, key=readcache.content_read_key(kind=slot, version=body["version"]), build=lambda: body)
         response["Cache-Control"] = "public, max-age=3600"
         return response
 

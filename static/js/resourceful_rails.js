@@ -17,23 +17,33 @@
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
 
   // ---- content: the map and the names of things ------------------------------------------------
-  let content = null, contentLoading = null;
+  // A game's board is its option "map" (the default board's content is fetched without ?map=, as preloaded).
+  const DEFAULT_MAP = "pacific-northwest";
+  let content = null, contentMap = null;
+  const contentLoading = {};
   let cityNames = {}, cityNodes = {}, goodNames = {}, goodSources = {}, trainInfo = {}, colorHex = {}, colorNames = {};
-  function loadContent() {
-    if (!contentLoading) {
-      contentLoading = Junction.api("GET", "/api/kinds/" + KIND + "/content").then((result) => {
-        if (!result.ok || !result.data || !result.data.map) { contentLoading = null; throw new Error(Junction.errorText(result)); }
-        content = result.data;
-        for (const c of content.map.cities) { cityNames[c.id] = c.name; cityNodes[c.id] = []; }
-        for (const n of content.map.nodes) if (n.city && cityNodes[n.city]) cityNodes[n.city].push(n.at.join(","));
-        for (const g of content.goods) { goodNames[g.id] = g.name; goodSources[g.id] = g.sources || []; }
-        trainInfo = content.trains || {};
-        colorHex = content.colors || {};
-        colorNames = content.color_names || {};
-        return content;
+  const boardOf = (view) => (view && view.options && view.options.map) || DEFAULT_MAP;
+  function loadContent(board) {
+    board = board || DEFAULT_MAP;
+    if (!contentLoading[board]) {
+      const url = "/api/kinds/" + KIND + "/content" + (board === DEFAULT_MAP ? "" : "?map=" + encodeURIComponent(board));
+      contentLoading[board] = Junction.api("GET", url).then((result) => {
+        if (!result.ok || !result.data || !result.data.map) { delete contentLoading[board]; throw new Error(Junction.errorText(result)); }
+        return result.data;
       });
     }
-    return contentLoading;
+    return contentLoading[board];
+  }
+  function useContent(board, data) {
+    content = data;
+    contentMap = board;
+    cityNames = {}; cityNodes = {}; goodNames = {}; goodSources = {};
+    for (const c of content.map.cities) { cityNames[c.id] = c.name; cityNodes[c.id] = []; }
+    for (const n of content.map.nodes) if (n.city && cityNodes[n.city]) cityNodes[n.city].push(n.at.join(","));
+    for (const g of content.goods) { goodNames[g.id] = g.name; goodSources[g.id] = g.sources || []; }
+    trainInfo = content.trains || {};
+    colorHex = content.colors || {};
+    colorNames = content.color_names || {};
   }
   const cityName = (id) => text(cityNames[id], text(id));
   const goodName = (id) => text(goodNames[id], text(id));
@@ -55,6 +65,23 @@
       if (d < bestD) { bestD = d; best = n.city; }
     }
     return best ? "the open country near " + cityName(best) : "a milepost";
+  }
+  /* A city milepost the train may be placed on: the city, and for a major city (seven mileposts) which side of
+   * it when the track reaches it at more than one ("Copperton (north-east side)"). */
+  function placeLabel(key) {
+    const c = cityAt(key);
+    if (!c) return placeName(key);
+    const view = last && last.payload.state;
+    const same = view ? (view.listing || []).filter((e) => e.command.cmd === "place-train" && cityAt(e.command.at.join(",")) === c) : [];
+    const nodes = cityNodes[c] || [];
+    if (same.length < 2 || nodes.length < 7 || !content) return cityName(c);
+    const px = (k) => { const a = Junction.RailMap.parseKey(k); return Junction.RailMap.pixel(content.map.layout, a[1], a[2]); };
+    const pts = nodes.map(px);
+    const cx = pts.reduce((s, p) => s + p[0], 0) / pts.length, cy = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+    const [x, y] = px(key);
+    const sides = ["east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east"];
+    const turn = Math.round(Math.atan2(y - cy, x - cx) / (Math.PI / 4));
+    return cityName(c) + " (" + sides[(turn + 8) % 8] + " side)";
   }
   /* Where a train stands, as a place in a sentence: "at Boise, ID", "in the open country near Boise, ID". */
   const atPlace = (key) => (cityAt(key) ? "at " : "in ") + placeName(key);
@@ -92,6 +119,7 @@
       case "delivered": return who(e.seat) + " delivered " + goodName(e.good) + " to " + cityName(e.city) + " for " + dollars(e.payout) + ".";
       case "card-drawn": return who(e.seat) + " drew a new order card.";
       case "cards-discarded": return who(e.seat) + " discarded " + plural(e.count, "starting card") + ".";
+      case "discard-started": return who(e.seat) + " discards " + plural(e.count, "starting card") + " (everyone keeps 3 once the build rounds are over).";
       case "hand-discarded": return who(e.seat) + " discarded " + plural(e.count, "order card") + " and drew as many new ones.";
       case "build-rounds-over": return "The build rounds are over: trains go on the map and normal turns begin.";
       case "qualified": return who(e.seat) + " has joined 6 major cities and holds " + dollars(e.cash) + ".";
@@ -176,7 +204,7 @@
   function markPlaces() {
     if (!map) return;
     const view = last && last.payload.state;
-    const keys = mode === "place" && view ? (view.listing || []).filter((e) => e.command.cmd === "place-train").flatMap((e) => cityNodes[cityAt(e.command.at.join(","))] || []) : [];
+    const keys = mode === "place" && view ? (view.listing || []).filter((e) => e.command.cmd === "place-train").map((e) => e.command.at.join(",")) : [];
     map.setMarks(keys.length ? keys : null, "rr-placeable");
     map.setMarks(mode === "build" && points.length ? points : null, "rr-point");
   }
@@ -190,12 +218,15 @@
     if (!last || !mode) { $("rr-tapped").textContent = "You tapped " + where + "."; return; }
     Junction.showError($("rr-plan-error"), "");
     if (mode === "place") {
-      const entry = (last.payload.state.listing || []).find((e) => e.command.cmd === "place-train" && info.city && cityAt(e.command.at.join(",")) === info.city.id);
+      // the tapped milepost if it is one offered, else the city's milepost the track reaches (a major city has seven)
+      const offers = (last.payload.state.listing || []).filter((e) => e.command.cmd === "place-train" && info.city && cityAt(e.command.at.join(",")) === info.city.id);
+      const entry = offers.find((e) => e.command.at.join(",") === key) || offers[0];
       if (!entry) {
         Junction.showError($("rr-plan-error"), info.city ? "Your track does not reach " + cityName(info.city.id) + " yet." : "A train goes on a city: tap one your track reaches.", null);
         return;
       }
-      plan = { plan: "place", command: { cmd: "place-train", at: key.split(",").map(Number) }, path: [key], ok: true, text: "Put your train at " + cityName(info.city.id) + "." };
+      const at = entry.command.at.join(",");
+      plan = { plan: "place", command: { cmd: "place-train", at: entry.command.at }, path: [at], ok: true, text: "Put your train at " + placeLabel(at) + "." };
       renderPlan();
       return;
     }
@@ -308,7 +339,7 @@
 
   function labelFor(c, view, me) {
     switch (c.cmd) {
-      case "place-train": return "Put the train at " + cityName(cityAt(c.at.join(",")));
+      case "place-train": return "Put the train at " + placeLabel(c.at.join(","));
       case "pick-up": return "Load " + goodName(c.good);
       case "drop": return "Unload " + goodName(c.good) + " (no pay)";
       case "deliver": {
@@ -345,7 +376,7 @@
       return;
     }
     note.hidden = view.stage !== "discard";
-    note.textContent = view.stage === "discard" ? "First discard " + text(me.must_discard) + " of your starting cards: choose them in your order cards below." : "";
+    note.textContent = view.stage === "discard" ? "The build rounds are over: everyone keeps 3 order cards. Discard " + text(me.must_discard) + " of your starting cards: choose them in your order cards below." : "";
     let reasons = 0;
     const order = { deliver: 0, "pick-up": 1, drop: 2, "place-train": 3, upgrade: 4, "discard-hand": 5, "end-turn": 6 };
     const sorted = entries.slice().sort((a, b) => (order[a.command.cmd] ?? 9) - (order[b.command.cmd] ?? 9));
@@ -542,15 +573,18 @@
     refreshFeed(ctx);
   }
 
-  // The map is needed at once: ask for it now (the template preloads it), not when the first state comes.
-  loadContent().catch(() => {});
+  // The map is needed at once: ask for the default board now (the template preloads it), not when the first
+  // state comes; a game on another board asks for that one when its state names it.
+  loadContent(DEFAULT_MAP).catch(() => {});
 
   window.JunctionPlay = {
     render(payload, ctx) {
       if (!payload || !payload.state) return;
       last = { payload, ctx };
-      if (content) { renderAll(); return; }
-      loadContent().then(renderAll).catch((err) => { $("rr-map-loading").textContent = "The map did not load: " + text(err && err.message, "try again") + "."; });
+      const board = boardOf(payload.state);
+      if (content && contentMap === board) { renderAll(); return; }
+      loadContent(board).then((data) => { if (contentMap !== board) useContent(board, data); renderAll(); })
+        .catch((err) => { $("rr-map-loading").textContent = "The map did not load: " + text(err && err.message, "try again") + "."; });
     },
     describe,
     describeAction,

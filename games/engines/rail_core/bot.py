@@ -176,7 +176,7 @@ class RailPlanner:
         self.rounds_left = limit - state["round"] + 1 if limit else None
         at = self.me.get("at")
         self.at = self.m.find(at) if at is not None else None
-        self.here = engine.city_at(at) if at is not None else None
+        self.here = self.m.nodes[self.at].city if self.at is not None else None  # the board's own map
         self._costs: dict[int, int] | None = None
         self._has_track: bool | None = None
         self._plans: list[Plan] | None = None

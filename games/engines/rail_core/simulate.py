@@ -36,7 +36,7 @@ class Simulator:
     """Bot games of one rail title. ``money``: the players' money field ("cash", "gold"), also the
     summaries' key; ``money_text``: how the report writes an amount; ``facts``: the title's own
     per-player summary fields (``{"trains": [...]}``) from the final state; ``core``: the title's rail
-    core (for the major cities each player joined)."""
+    core (for the major cities each player joined), or ``core_for(state)`` where a game's board is an option."""
 
     engine: Engine
     name: str
@@ -44,6 +44,7 @@ class Simulator:
     money_text: Callable[[float], str]
     core: Callable[[], Any]
     facts: Callable[[dict[str, Any]], dict[str, list[Any]]] = lambda state: {}
+    core_for: Callable[[dict[str, Any]], Any] | None = None
     max_steps: int = 40_000
     example_option: str = "turn_order=seated"
     # extra command-line flags: (flag, option name, help) for an int option that 0 leaves unset
@@ -85,7 +86,7 @@ class Simulator:
                 if e["type"] == "delivered":
                     deliveries[e.get("seat", seat)] += 1
                     payouts[e.get("seat", seat)] += e["payout"]
-        core = self.core()
+        core = self.core_for(state) if self.core_for is not None else self.core()
         players = state["players"]
         summary = {
             "seed": seed,

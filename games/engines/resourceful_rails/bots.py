@@ -43,10 +43,10 @@ def choose(engine: Any, state: State, *, seat: int, bot: str, rng: random.Random
     return rng.choice(legal)
 
 
-@functools.lru_cache(maxsize=1)
-def board() -> Board:
-    """The map as the planner reads it, once per process."""
-    return Board(data.core(), data.city_goods(), data.goods())
+@functools.lru_cache(maxsize=None)
+def board(map_id: str = data.DEFAULT_MAP) -> Board:
+    """The map as the planner reads it, once per process and board."""
+    return Board(data.core(map_id), data.city_goods(map_id), data.goods(map_id))
 
 
 class _Planner(RailPlanner):
@@ -57,13 +57,14 @@ class _Planner(RailPlanner):
     WIN_MAJORS = WIN_MAJORS
 
     def __init__(self, engine: Any, state: State, seat: int) -> None:
-        super().__init__(engine, state, seat, board())
+        self.map_id = state["options"].get("map", data.DEFAULT_MAP)
+        super().__init__(engine, state, seat, board(self.map_id))
 
     def cards(self) -> dict[int, dict[str, Any]]:
-        return data.cards()
+        return data.cards(self.map_id)
 
     def city_loads(self, city: str) -> list[str]:
-        return data.city_goods()[city]
+        return data.city_goods(self.map_id)[city]
 
     def budget(self) -> int:
         return self.engine.build_left(self.state, self.seat)

@@ -65,50 +65,63 @@ COLOR_NAMES: dict[str, str] = {
 }
 
 
-def _read(name: str) -> dict[str, Any]:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
+# The boards a game may be played on (the option ``map``): each a folder with map.json, goods.json and
+# demands.json. The default board's files sit in data/ itself; the others in data/maps/<id>/.
+DEFAULT_MAP = "pacific-northwest"
+MAPS: dict[str, Path] = {
+    DEFAULT_MAP: DATA,
+    "juniper-basin": DATA / "maps" / "juniper-basin",
+}
 
 
-@functools.lru_cache(maxsize=1)
-def map_data() -> dict[str, Any]:
-    return _read("map.json")
+def _read(map_id: str, name: str) -> dict[str, Any]:
+    if map_id not in MAPS:
+        raise KeyError(map_id)
+    return json.loads((MAPS[map_id] / name).read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=1)
-def goods() -> dict[str, dict[str, Any]]:
+@functools.lru_cache(maxsize=None)
+def map_data(map_id: str = DEFAULT_MAP) -> dict[str, Any]:
+    return _read(map_id, "map.json")
+
+
+@functools.lru_cache(maxsize=None)
+def goods(map_id: str = DEFAULT_MAP) -> dict[str, dict[str, Any]]:
     """The goods by id: ``{"id", "name", "sources": [city ids]}``."""
-    return {g["id"]: g for g in _read("goods.json")["goods"]}
+    return {g["id"]: g for g in _read(map_id, "goods.json")["goods"]}
 
 
-@functools.lru_cache(maxsize=1)
-def cards() -> dict[int, dict[str, Any]]:
+@functools.lru_cache(maxsize=None)
+def cards(map_id: str = DEFAULT_MAP) -> dict[int, dict[str, Any]]:
     """The demand deck by card id: ``{"id", "demands": [{"city", "good", "payout", "distance"}] * 3}``."""
-    return {c["id"]: c for c in _read("demands.json")["cards"]}
+    return {c["id"]: c for c in _read(map_id, "demands.json")["cards"]}
 
 
-@functools.lru_cache(maxsize=1)
-def core() -> RailCore:
+@functools.lru_cache(maxsize=None)
+def core(map_id: str = DEFAULT_MAP) -> RailCore:
     """The rail core for this map and these rules (shared: it holds no game state)."""
-    return RailCore(load_map(map_data()), RULES)
+    return RailCore(load_map(map_data(map_id)), RULES)
 
 
-@functools.lru_cache(maxsize=1)
-def city_goods() -> dict[str, tuple[str, ...]]:
+@functools.lru_cache(maxsize=None)
+def city_goods(map_id: str = DEFAULT_MAP) -> dict[str, tuple[str, ...]]:
     """Each city's goods (ids), as the map lists them."""
-    return {c["id"]: tuple(c.get("goods", ())) for c in map_data()["cities"]}
+    return {c["id"]: tuple(c.get("goods", ())) for c in map_data(map_id)["cities"]}
 
 
-@functools.lru_cache(maxsize=1)
-def content() -> dict[str, Any]:
+@functools.lru_cache(maxsize=None)
+def content(map_id: str = DEFAULT_MAP) -> dict[str, Any]:
     """What a page needs to draw and name things: the map, the goods' names, the trains, the colours.
 
-    ``version`` changes whenever any of it does (pages and caches key on it)."""
+    ``version`` changes whenever any of it does (pages and caches key on it); ``map_id`` names the board."""
     body = {
-        "map": map_data(),
-        "goods": [{"id": g["id"], "name": g["name"], "sources": list(g["sources"])} for g in goods().values()],
+        "map": map_data(map_id),
+        "goods": [{"id": g["id"], "name": g["name"], "sources": list(g["sources"])} for g in goods(map_id).values()],
         "trains": {k: {**v, "upgrades": list(v["upgrades"])} for k, v in TRAINS.items()},
         "colors": dict(COLORS),
         "color_names": dict(COLOR_NAMES),
     }
+    if map_id != DEFAULT_MAP:  # the default board's content (and its version) stay as they were
+        body["map_id"] = map_id
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}

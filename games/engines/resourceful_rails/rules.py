@@ -44,6 +44,11 @@ from .data import (
 KIND = "resourceful-rails"
 
 
+def _map(state: State) -> str:
+    """The board a game is played on (games set up before the option existed: the default one)."""
+    return state["options"].get("map", data.DEFAULT_MAP)
+
+
 def _key(core: Any, ref: Any) -> str:
     m = core.map
     return m.key(m.find(ref))
@@ -58,13 +63,18 @@ class ResourcefulRails(Engine):
     commands = COMMANDS
     view_fields = VIEW_FIELDS
     options = (
+        Option("map", "choice", data.DEFAULT_MAP,
+               "The board: the Pacific Northwest, or Juniper Basin (this project's own invented region).",
+               choices=tuple(data.MAPS)),
         Option("turn_order", "choice", "random",
                "Turn order: random, or the order players sat down in the lobby (the host's custom order).",
                choices=("random", "seated")),
         Option("fast_trains", "bool", False, "Optional rule: every train is faster (9 becomes 12, 12 becomes 16)."),
         Option("extra_build_turn", "bool", False, "Optional rule: start with $60 and 3 build rounds instead of $50 and 2."),
         Option("extra_starting_cards", "bool", False,
-               "Optional rule: start with 5 cards; discard 2 at your first normal turn."),
+               "Optional rule: start with 5 cards; everyone discards 2 when the build rounds end."),
+        Option("build_round_upgrade", "bool", False,
+               "Allow upgrading the train in the build rounds (the spec: build turns can only build)."),
         Option("win_timing", "choice", "at-once",
                "When a player has 6 major cities joined and $250 at the end of their turn: they win at once, "
                "or the round is finished and the richest of those who qualified wins.",
@@ -89,7 +99,7 @@ class ResourcefulRails(Engine):
         order = list(seats)
         if options["turn_order"] == "random":
             rng.shuffle(order)
-        deck = sorted(data.cards())
+        deck = sorted(data.cards(options["map"]))
         rng.shuffle(deck)
         extra_cards = options["extra_starting_cards"]
         colors = list(COLORS)
@@ -123,10 +133,10 @@ class ResourcefulRails(Engine):
                 }
                 for s in seats
             ],
-            "rail": data.core().new_state(seats),
+            "rail": data.core(options["map"]).new_state(seats),
             "deck": deck,
             "discards": [],
-            "supply": {g: options["goods_supply"] for g in data.goods()},
+            "supply": {g: options["goods_supply"] for g in data.goods(options["map"])},
             "qualified": [],
             "finished": False,
             "winners": [],
@@ -188,10 +198,10 @@ class ResourcefulRails(Engine):
         return max(0, ResourcefulRails.speed(state, seat) - state["turn"]["moves_used"])
 
     @staticmethod
-    def city_at(key: str | None) -> str | None:
+    def city_at(key: str | None, map_id: str = data.DEFAULT_MAP) -> str | None:
         if key is None:
             return None
-        m = data.core().map
+        m = data.core(map_id).map
         return m.nodes[m.find(key)].city
 
     # -- the rules -------------------------------------------------------------------------------------
@@ -229,16 +239,18 @@ class ResourcefulRails(Engine):
 
     def _require_play(self, state: State, stage: str = "move") -> None:
         require(state["phase"] == "play", "build-rounds-only-build",
-                "In the build rounds you may only build track or upgrade your train.")
+                "In the build rounds you may only build track"
+                + (" or upgrade your train." if state["options"].get("build_round_upgrade", False) else "."))
         if stage == "move":
             require(state["stage"] == "move", "phase-over", "You have built this turn: moving and loading are over.")
 
     # building and upgrading (phase 2; the whole of a build-round turn)
 
     def _build(self, state: State, seat: int, command: Command) -> list[Event]:
-        core = data.core()
+        core = data.core(_map(state))
         rail = state["rail"]
-        plan = core.check_build(rail, seat, command["path"], budget=self.build_left(state, seat))
+        plan = core.check_build(rail, seat, command["path"], budget=max(0, BUILD_LIMIT - state["turn"]["spent"]),
+                                cash=state["players"][seat]["cash"])
         core.apply_build(rail, seat, plan)
         state["players"][seat]["cash"] -= plan.cost
         state["turn"]["spent"] += plan.cost
@@ -263,7 +275,9 @@ class ResourcefulRails(Engine):
         player = state["players"][seat]
         old = player["train"]
         problem = None
-        if to not in TRAINS[old]["upgrades"]:
+        if state["phase"] == "build" and not state["options"].get("build_round_upgrade", False):
+            problem = ("build-rounds-only-build", "In the build rounds you may only build track.")
+        elif to not in TRAINS[old]["upgrades"]:
             was, will = TRAINS[old]["name"].lower(), TRAINS[to]["name"].lower()
             problem = ("no-such-upgrade", f"{'An' if was[0] in 'aeiou' else 'A'} {was} train cannot become "
                                           f"{'an' if will[0] in 'aeiou' else 'a'} {will} one.")
@@ -281,7 +295,7 @@ class ResourcefulRails(Engine):
         self._require_play(state)
         player = state["players"][seat]
         require(player["at"] is None, "train-placed", "Your train is already on the map.")
-        core = data.core()
+        core = data.core(_map(state))
         key = _key(core, command["at"])
         problem = self.place_problem(state, seat, key)
         if problem:
@@ -289,16 +303,16 @@ class ResourcefulRails(Engine):
         player["at"] = key
         player["came_from"] = None
         state["turn"]["acted"] = True
-        return [{"type": "train-placed", "seat": seat, "at": key, "city": self.city_at(key)}]
+        return [{"type": "train-placed", "seat": seat, "at": key, "city": self.city_at(key, _map(state))}]
 
     def place_problem(self, state: State, seat: int, key: str) -> tuple[str, str] | None:
-        city = self.city_at(key)
+        city = self.city_at(key, _map(state))
         if city is None:
             return "not-a-city", "A train is placed on a city."
         if state["options"]["place_anywhere"]:
             return None
-        if city not in data.core().cities_reached(state["rail"], seat):
-            name = data.core().map.cities[city].name
+        if city not in data.core(_map(state)).cities_reached(state["rail"], seat):
+            name = data.core(_map(state)).map.cities[city].name
             return "no-track-there", f"Your track does not reach {name} yet."
         return None
 
@@ -306,7 +320,7 @@ class ResourcefulRails(Engine):
         self._require_play(state)
         player = state["players"][seat]
         require(player["at"] is not None, "no-train", "Place your train on a city first.")
-        core = data.core()
+        core = data.core(_map(state))
         path = command["path"]
         require(_key(core, path[0]) == player["at"], "bad-path",
                 f"A move starts where your train stands ({player['at']}).")
@@ -326,7 +340,7 @@ class ResourcefulRails(Engine):
     def _here(self, state: State, seat: int) -> str:
         player = state["players"][seat]
         require(player["at"] is not None, "no-train", "Place your train on a city first.")
-        city = self.city_at(player["at"])
+        city = self.city_at(player["at"], _map(state))
         require(city is not None, "not-at-a-city", "Your train is not at a city.")
         assert city is not None
         return city
@@ -337,7 +351,7 @@ class ResourcefulRails(Engine):
         problem = self.pick_up_problem(state, seat, good)
         if problem:
             raise RulesError(*problem)
-        city = self.city_at(state["players"][seat]["at"])
+        city = self.city_at(state["players"][seat]["at"], _map(state))
         state["players"][seat]["loads"].append(good)
         state["supply"][good] -= 1
         state["turn"]["acted"] = True
@@ -345,17 +359,17 @@ class ResourcefulRails(Engine):
 
     def pick_up_problem(self, state: State, seat: int, good: str) -> tuple[str, str] | None:
         player = state["players"][seat]
-        if good not in data.goods():
+        if good not in data.goods(_map(state)):
             return "unknown-good", f"There is no good {good!r}."
-        city = self.city_at(player["at"])
+        city = self.city_at(player["at"], _map(state))
         if city is None:
             return "not-at-a-city", "Your train is not at a city."
-        if good not in data.city_goods()[city]:
-            return "not-here", f"{data.core().map.cities[city].name} has no {data.goods()[good]['name']}."
+        if good not in data.city_goods(_map(state))[city]:
+            return "not-here", f"{data.core(_map(state)).map.cities[city].name} has no {data.goods(_map(state))[good]['name']}."
         if len(player["loads"]) >= self.capacity(state, seat):
             return "train-full", f"Your train carries {self.capacity(state, seat)} loads and is full."
         if state["supply"][good] <= 0:
-            return "none-left", f"Every load of {data.goods()[good]['name']} is on a train."
+            return "none-left", f"Every load of {data.goods(_map(state))[good]['name']} is on a train."
         return None
 
     def _drop(self, state: State, seat: int, command: Command) -> list[Event]:
@@ -376,7 +390,7 @@ class ResourcefulRails(Engine):
         problem = self.deliver_problem(state, seat, card_id, index)
         if problem:
             raise RulesError(*problem)
-        demand = data.cards()[card_id]["demands"][index]
+        demand = data.cards(_map(state))[card_id]["demands"][index]
         good, payout = demand["good"], demand["payout"]
         player["loads"].remove(good)
         state["supply"][good] += 1
@@ -396,12 +410,12 @@ class ResourcefulRails(Engine):
         player = state["players"][seat]
         if card_id not in player["hand"]:
             return "not-in-hand", "That card is not in your hand."
-        demand = data.cards()[card_id]["demands"][index]
-        city = self.city_at(player["at"])
+        demand = data.cards(_map(state))[card_id]["demands"][index]
+        city = self.city_at(player["at"], _map(state))
         if city != demand["city"]:
-            return "wrong-city", f"That demand is for {data.core().map.cities[demand['city']].name}."
+            return "wrong-city", f"That demand is for {data.core(_map(state)).map.cities[demand['city']].name}."
         if demand["good"] not in player["loads"]:
-            return "no-such-load", f"Your train carries no {data.goods()[demand['good']]['name']}."
+            return "no-such-load", f"Your train carries no {data.goods(_map(state))[demand['good']]['name']}."
         return None
 
     # cards
@@ -425,8 +439,21 @@ class ResourcefulRails(Engine):
             player["hand"].remove(c)
             state["discards"].append(c)
         player["must_discard"] = 0
-        state["stage"] = "move"
-        return [{"type": "cards-discarded", "seat": seat, "count": len(ids)}]
+        events: list[Event] = [{"type": "cards-discarded", "seat": seat, "count": len(ids)}]
+        return events + self._next_discard_or_play(state)
+
+    def _next_discard_or_play(self, state: State) -> list[Event]:
+        """When the build rounds end: each player still holding extra starting cards discards down to 3, in
+        turn order (the notes: 5 cards during the build rounds only); then the first normal turn begins."""
+        for seat in state["order"]:
+            need = state["players"][seat]["must_discard"]
+            if need:
+                state["active"] = seat
+                state["turn_no"] += 1
+                state["turn"] = {"spent": 0, "moves_used": 0, "acted": False}
+                state["stage"] = "discard"
+                return [{"type": "discard-started", "seat": seat, "count": need}]
+        return self._begin_turn(state, state["order"][0])
 
     def _discard_hand(self, state: State, seat: int, command: Command) -> list[Event]:
         self._require_play(state)
@@ -453,13 +480,8 @@ class ResourcefulRails(Engine):
         state["active"] = seat
         state["turn_no"] += 1
         state["turn"] = {"spent": 0, "moves_used": 0, "acted": False}
-        data.core().start_turn(state["rail"], seat)
-        if state["phase"] == "build":
-            state["stage"] = "build"
-        elif state["players"][seat]["must_discard"]:
-            state["stage"] = "discard"
-        else:
-            state["stage"] = "move"
+        data.core(_map(state)).start_turn(state["rail"], seat)
+        state["stage"] = "build" if state["phase"] == "build" else "move"
         return [{"type": "turn-started", "seat": seat, "phase": state["phase"],
                  "build_round": self.build_round(state), "round": state["round"]}]
 
@@ -478,7 +500,7 @@ class ResourcefulRails(Engine):
             state["round"] = 1
             state["turn_index"] = 0
             events.append({"type": "build-rounds-over"})
-            return events + self._begin_turn(state, state["order"][0])
+            return events + self._next_discard_or_play(state)
 
         # the win check, at the end of the player's own turn
         if self.qualifies(state, seat) and seat not in state["qualified"]:
@@ -506,7 +528,7 @@ class ResourcefulRails(Engine):
     def qualifies(self, state: State, seat: int) -> bool:
         if state["players"][seat]["cash"] < WIN_CASH:
             return False
-        return len(data.core().majors_connected(state["rail"], seat)) >= WIN_MAJORS
+        return len(data.core(_map(state)).majors_connected(state["rail"], seat)) >= WIN_MAJORS
 
     def _finish(self, state: State, winners: list[int], reason: str) -> list[Event]:
         state["finished"] = True
@@ -535,18 +557,18 @@ class ResourcefulRails(Engine):
             return out
         if state["phase"] == "play" and stage == "move":
             if player["at"] is None:
-                for city in sorted(self.placeable_cities(state, seat)):
-                    node = data.core().map.cities[city].nodes[0]
-                    add({"cmd": "place-train", "at": data.core().map.address(node)})
+                m = data.core(_map(state)).map
+                for node in self.place_mileposts(state, seat):
+                    add({"cmd": "place-train", "at": m.address(node)})
             else:
-                city = self.city_at(player["at"])
+                city = self.city_at(player["at"], _map(state))
                 if city is not None:
-                    for good in data.city_goods()[city]:
+                    for good in data.city_goods(_map(state))[city]:
                         add({"cmd": "pick-up", "good": good}, 0, self.pick_up_problem(state, seat, good))
                     for good in sorted(set(player["loads"])):
                         add({"cmd": "drop", "good": good})
                 for card_id in player["hand"]:
-                    for i, demand in enumerate(data.cards()[card_id]["demands"]):
+                    for i, demand in enumerate(data.cards(_map(state))[card_id]["demands"]):
                         if demand["city"] == city and demand["good"] in player["loads"]:
                             add({"cmd": "deliver", "card": card_id, "demand": i})
             if not state["turn"]["acted"]:
@@ -557,10 +579,27 @@ class ResourcefulRails(Engine):
         return out
 
     def placeable_cities(self, state: State, seat: int) -> list[str]:
-        core = data.core()
+        core = data.core(_map(state))
         if state["options"]["place_anywhere"]:
             return list(core.map.cities)
         return core.cities_reached(state["rail"], seat)
+
+    def place_mileposts(self, state: State, seat: int) -> list[int]:
+        """Where the place-train control offers to put the train: in each city it may go to (by id), every
+        milepost of it the seat's track reaches (a major city's track may arrive at several of its seven), so
+        the train starts on its own track; a city without the seat's track (``place_anywhere``) offers its first
+        milepost."""
+        core = data.core(_map(state))
+        m = core.map
+        touched: set[int] = set()
+        for key, owner in state["rail"]["track"].items():
+            if owner == seat:
+                touched.update(m.edge_nodes[key])
+        out: list[int] = []
+        for city in sorted(self.placeable_cities(state, seat)):
+            nodes = m.cities[city].nodes
+            out.extend(sorted(n for n in nodes if n in touched) or [nodes[0]])
+        return out
 
     def legal_commands(self, state: State, *, seat: int) -> list[Command]:
         """Every command ``seat`` may send now. Builds are listed one section at a time (every affordable
@@ -579,7 +618,7 @@ class ResourcefulRails(Engine):
         budget = self.build_left(state, seat)
         if budget <= 0:
             return []
-        core, rail = data.core(), state["rail"]
+        core, rail = data.core(_map(state)), state["rail"]
         m = core.map
         out: list[Command] = []
         for u in core.build_starts(rail, seat):
@@ -602,7 +641,7 @@ class ResourcefulRails(Engine):
         left = self.moves_left(state, seat)
         if player["at"] is None or left <= 0:
             return []
-        core, rail = data.core(), state["rail"]
+        core, rail = data.core(_map(state)), state["rail"]
         m = core.map
         here = m.find(player["at"])
         out: list[Command] = []
@@ -615,9 +654,12 @@ class ResourcefulRails(Engine):
             out.append({"cmd": "move", "path": path})
         return out
 
-    def content(self) -> dict[str, Any]:
-        """The map, goods, trains and colours pages draw with (GET /api/kinds/resourceful-rails/content)."""
-        return data.content()
+    maps = tuple(data.MAPS)
+
+    def content(self, map_id: str = data.DEFAULT_MAP) -> dict[str, Any]:
+        """The map, goods, trains and colours pages draw with (GET /api/kinds/resourceful-rails/content; a board
+        other than the default: ``?map=<id>``, the game's option ``map``)."""
+        return data.content(map_id)
 
     # -- planning (for pages and bots; changes nothing) ----------------------------------------------
 
@@ -630,7 +672,7 @@ class ResourcefulRails(Engine):
         tolls. Raises RulesError when there is none."""
         require(not state["finished"], "game-over", "The game is over.")
         require(seat == state["active"], "not-your-turn", "It is not your turn.")
-        core, rail = data.core(), state["rail"]
+        core, rail = data.core(_map(state)), state["rail"]
         player = state["players"][seat]
         what = request.get("plan")
         if what == "build":
@@ -666,7 +708,7 @@ class ResourcefulRails(Engine):
     def secrets(self, state: State) -> dict[int | None, list[dict[str, Any]]]:
         """Each hand (its cards by id, and as the view shows them), and the deck's next three cards."""
         def probes(ids: list[int]) -> list[dict[str, Any]]:
-            cards = data.cards()
+            cards = data.cards(_map(state))
             return [p for c in ids for p in ({"card": c}, {"cards": c}, {"id": c, "demands": cards[c]["demands"]})]
 
         out: dict[int | None, list[dict[str, Any]]] = {p["seat"]: probes(p["hand"]) for p in state["players"]}
@@ -674,7 +716,7 @@ class ResourcefulRails(Engine):
         return out
 
     def view(self, state: State, *, seat: int | None) -> dict[str, Any]:
-        core = data.core()
+        core = data.core(_map(state))
         active = None if state["finished"] else state["active"]
         players = []
         for p in state["players"]:
@@ -692,7 +734,7 @@ class ResourcefulRails(Engine):
                 "came_from": p["came_from"],
                 "loads": list(p["loads"]),
                 "hand_size": len(p["hand"]),
-                "hand": [data.cards()[c] for c in p["hand"]] if mine else None,
+                "hand": [data.cards(_map(state))[c] for c in p["hand"]] if mine else None,
                 "must_discard": p["must_discard"],
                 "majors": core.majors_connected(state["rail"], s),
                 "sections": sum(1 for o in state["rail"]["track"].values() if o == s),
@@ -722,7 +764,7 @@ class ResourcefulRails(Engine):
             "deck_size": len(state["deck"]),
             "qualified": list(state["qualified"]),
             "goal": {"majors": WIN_MAJORS, "cash": WIN_CASH},
-            "content_version": data.content()["version"],
+            "content_version": data.content(_map(state))["version"],
             "options": dict(state["options"]),
             "finished": state["finished"],
             "winners": list(state["winners"]),

@@ -16,6 +16,7 @@ from . import ENGINE, data
 
 SIMULATOR = Simulator(
     ENGINE, name="Resourceful Rails", money="cash", money_text=lambda amount: f"${amount}", core=data.core,
+    core_for=lambda state: data.core(state["options"].get("map", data.DEFAULT_MAP)),
     facts=lambda state: {"trains": [p["train"] for p in state["players"]]},
     max_steps=40_000, example_option="fast_trains=true",
     int_flags=(("--round-limit", "round_limit", "end after this many rounds (0: play to a win)"),),

@@ -47,6 +47,52 @@ def test_content_of_a_kind_without_any_or_of_no_kind_is_a_404(api_client):
     assert response.status_code == 404 and error_code(response) == "unknown-kind"
 
 
+# (the map option, or None: not given) -> the board a game's view and pages draw
+BOARDS = [
+    (None, "Pacific Northwest", 1720),
+    ("pacific-northwest", "Pacific Northwest", 1720),
+    ("juniper-basin", "Juniper Basin", 1297),
+]
+
+
+@pytest.mark.parametrize("board, name, mileposts", BOARDS)
+def test_a_games_board_comes_from_its_map_option(api_client, board, name, mileposts):
+    kinds = {k["kind"]: k for k in api_client.get("/api/kinds").json()}
+    offered = {o["name"]: o for o in kinds["resourceful-rails"]["options"]}
+    assert offered["map"]["choices"] == ["pacific-northwest", "juniper-basin"]  # the lobby offers it
+    options = {"turn_order": "seated", **({"map": board} if board else {})}
+    created = post(api_client, "/api/games", {"kind": "resourceful-rails", "name": "Ann", "options": options}).json()
+    post(api_client, f"/api/games/{created['code']}/seats", {"name": "Bo"})
+    assert post(api_client, f"/api/games/{created['code']}/start", {}, created["host_token"]).status_code == 200
+    view = api_client.get(f"/api/games/{created['code']}/state",
+                          HTTP_AUTHORIZATION=f"Bearer {created['host_token']}").json()["state"]
+    query = f"?map={view['options']['map']}"
+    content = api_client.get("/api/kinds/resourceful-rails/content" + query)
+    assert content.status_code == 200
+    body = content.json()
+    assert body["version"] == view["content_version"] and content["ETag"] == f'"{body["version"]}"'
+    assert body["map"]["name"] == name and len(body["map"]["nodes"]) == mileposts
+    assert {c["id"] for c in body["map"]["cities"]} >= {c for p in view["players"] for card in p["hand"] or []
+                                                        for c in (d["city"] for d in card["demands"])}
+    default = api_client.get("/api/kinds/resourceful-rails/content").json()
+    assert (default["version"] == body["version"]) == (name == "Pacific Northwest")
+    # a build planned on the game's own board
+    m = rr_data.core(view["options"]["map"]).map
+    major = next(c for c in m.cities.values() if c.size == "major")
+    out = next(nb.node for u in major.nodes for nb in m.adjacency[u] if m.nodes[nb.node].city is None
+               and m.nodes[nb.node].terrain == "clear")
+    plan = post(api_client, f"/api/games/{created['code']}/plan", {"plan": "build", "points": [None, m.address(out)]},
+                created["host_token"])
+    assert plan.status_code == 200, plan.content
+    assert plan.json()["cost"] == 1
+
+
+def test_content_of_an_unknown_board_is_a_404(api_client):
+    response = api_client.get("/api/kinds/resourceful-rails/content?map=atlantis")
+    assert response.status_code == 404 and error_code(response) == "unknown-map"
+    assert error_code(api_client.get("/api/kinds/slipway/content?map=juniper-basin")) == "unknown-map"
+
+
 def seattle_to_tacoma_ish():
     """Two mileposts: a Seattle milepost and a clear milepost 3 hexes away."""
     core = rr_data.core()

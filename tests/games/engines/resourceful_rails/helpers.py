@@ -231,14 +231,20 @@ def owner(state: dict[str, Any], a: str, b: str) -> int | None:
 
 def lay(state: dict[str, Any], seat: int, *points: str) -> list[str]:
     """Give ``seat`` the cheapest track through ``points`` (mileposts, in order; free: the test's
-    setting). Returns the path's mileposts; the turn's counters are left as they were."""
+    setting), one build from each point to the next (a build path visits each milepost once, so a network
+    through several cities is several builds). Returns the mileposts laid through; the turn's counters are
+    left as they were."""
     core = data.core()
     turn = copy.deepcopy(state["rail"]["turn"])
-    plan = core.plan_build_through(state["rail"], seat, list(points))
-    assert plan is not None, f"no track through {points}"
-    core.apply_build(state["rail"], seat, plan)
+    out: list[str] = []
+    for a, b in zip(points, points[1:]):
+        core.start_turn(state["rail"], seat)
+        plan = core.plan_build_through(state["rail"], seat, [a, b])
+        assert plan is not None, f"no track from {a} to {b}"
+        core.apply_build(state["rail"], seat, plan)
+        out.extend(plan.path[1:] if out else plan.path)
     state["rail"]["turn"] = turn
-    return plan.path
+    return out
 
 
 def put_train(state: dict[str, Any], seat: int, at: str, came_from: str | None = None) -> None:

@@ -53,6 +53,8 @@ GAMES: list[tuple[int, list[str], dict[str, Any]]] = [
     (222, [P, P, P], {"round_limit": 15}),
     (223, [R, R], {"round_limit": 10, "fast_trains": True}),
     (224, [P, P, P, P, P, P], {"round_limit": 20, "goods_supply": 1, "win_timing": "finish-round"}),
+    (225, [P, P, P], {"map": "juniper-basin"}),
+    (226, [P, R], {"map": "juniper-basin", "round_limit": 10, "extra_starting_cards": True}),
 ]
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from games.engines.rail_core import RailCore, hexgrid, load_map
 from games.engines.resourceful_rails.scripts import _common, make_demands, make_goods, make_map
+from games.engines.resourceful_rails import data
 
 DATA = Path(make_map.__file__).resolve().parents[1] / "data"
 REFERENCE = _common.REFERENCE_MAP
@@ -260,3 +261,40 @@ def test_scripts_write_what_they_return(tmp_path, monkeypatch):
     make_demands.main([])
     make_demands.main([])  # twice: identical bytes
     assert (tmp_path / "demands.json").read_bytes() == (DATA / "demands.json").read_bytes()
+
+
+# -- the second board, Juniper Basin (scripts/make_juniper_basin.py) ------------------------------------------
+
+
+def test_juniper_basin_files_are_what_its_script_writes():
+    from games.engines.rail_core.authoring import dumps
+    from games.engines.resourceful_rails.scripts import make_demands as md
+    from games.engines.resourceful_rails.scripts import make_juniper_basin as jb
+
+    map_data = jb.make_map()
+    goods = jb.make_goods(map_data, json.loads((data.DATA / "goods.json").read_text(encoding="utf-8")))
+    demands = md.make_demands(map_data, goods)
+    demands["about"] = demands["about"].replace("data/map.json and data/goods.json",
+                                                f"data/maps/{jb.MAP_ID}/map.json and goods.json")
+    for name, value in (("map.json", map_data), ("goods.json", goods), ("demands.json", demands)):
+        assert (jb.OUT / name).read_text(encoding="utf-8") == dumps(value) + "\n", name
+
+
+# (board) -> the rules the engine needs of any board: 7 majors of 7 mileposts, every city reachable from every
+# major city by building, 0-3 goods a city, each good sourced somewhere, every demand to a city of the board
+@pytest.mark.parametrize("board", sorted(data.MAPS))
+def test_every_board_is_playable(board):
+    core = data.core(board)
+    m = core.map
+    majors = [c for c in m.cities.values() if c.size == "major"]
+    assert len(majors) == 7 and all(len(c.nodes) == 7 for c in majors)
+    assert all(len(goods) <= 3 for goods in data.city_goods(board).values())
+    assert len(data.goods(board)) == 30 and all(g["sources"] for g in data.goods(board).values())
+    assert all(set(g["sources"]) <= set(m.cities) for g in data.goods(board).values())
+    cards = data.cards(board)
+    assert len(cards) >= 120
+    assert all(d["city"] in m.cities and d["good"] in data.goods(board) for c in cards.values() for d in c["demands"])
+    for major in majors:  # an empty board: every city can be reached by building from this major city
+        costs = core.build_costs(core.new_state([0]), 0, start=m.key(major.nodes[0]))
+        reached = {m.nodes[m.find(k)].city for k in costs}
+        assert reached >= set(m.cities), (major.id, sorted(set(m.cities) - reached))

@@ -263,8 +263,8 @@ def test_random_play_keeps_the_invariants(seed, players, options, script):
         except RulesError as err:
             assert must is not True, f"a legal command was refused: {command} -> {err.code}: {err}"
             assert state == before, f"refused {command} ({err.code}) but changed the state"
-            if must is False:  # a planned build over the budget
-                assert err.code == "over-budget"
+            if must is False:  # a planned build over the budget: the cash or the turn's limit
+                assert err.code in ("not-enough-cash", "over-turn-limit")
             continue
         assert must is not False, f"{command} was planned over budget but accepted"
         log.append((seat, command))

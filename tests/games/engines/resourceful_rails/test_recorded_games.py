@@ -27,7 +27,7 @@ def test_enough_recorded_games():
     changed = {name for g in games for name, value in g["options"].items()
                if value != ENGINE.normalize_options({})[name]}
     assert {"fast_trains", "extra_build_turn", "extra_starting_cards", "win_timing", "goods_supply",
-            "place_anywhere", "turn_order", "round_limit"} <= changed
+            "place_anywhere", "turn_order", "round_limit", "map"} <= changed
     assert {g["end_reason"] for g in games} == {"won", "round-limit"}
     assert sum(p.stat().st_size for p in RECORDED) < 2_000_000
 

@@ -243,10 +243,10 @@ def test_twenty_dollars_a_turn_across_several_builds():
     assert built(state, 0, build(*walk[:11]))["cost"] == 10
     assert built(state, 0, build(*walk[10:19]))["cost"] == 8
     assert (cash(state), state["turn"]["spent"]) == ([32, 50], 18)
-    assert refused(state, 0, build(*walk[18:22])) == "over-budget"  # $3 with $2 left
+    assert refused(state, 0, build(*walk[18:22])) == "over-turn-limit"  # $3 with $2 left
     assert built(state, 0, build(*walk[18:21]))["cost"] == 2
     assert (cash(state), state["turn"]["spent"]) == ([30, 50], 20)
-    assert refused(state, 0, build(*walk[20:22])) == "over-budget"
+    assert refused(state, 0, build(*walk[20:22])) == "over-turn-limit"
     assert ENGINE.view(state, seat=0)["turn"]["build_left"] == 0
     assert not [c for c in ENGINE.legal_commands(state, seat=0) if c["cmd"] == "build"]
     # the next turn has $20 again
@@ -257,7 +257,7 @@ def test_twenty_dollars_a_turn_across_several_builds():
     assert built(state, 0, build(*walk[20:22]))["cost"] == 1
 
 
-@pytest.mark.parametrize("sections, code", [(20, None), (21, "over-budget")])
+@pytest.mark.parametrize("sections, code", [(20, None), (21, "over-turn-limit")])
 def test_one_build_over_twenty_is_refused(sections, code):
     state = seated_game()
     walk = clear_walk(major_exit(SLC)[0], sections)
@@ -273,10 +273,10 @@ def test_never_more_than_the_cash_in_hand():
     state["players"][0]["cash"] = 5
     walk = clear_walk(major_exit(SLC)[0], 6)
     assert ENGINE.view(state, seat=0)["turn"]["build_left"] == 5
-    assert refused(state, 0, build(*walk)) == "over-budget"
+    assert refused(state, 0, build(*walk)) == "not-enough-cash"
     assert built(state, 0, build(*walk[:6]))["cost"] == 5
     assert cash(state) == [0, 50]
-    assert refused(state, 0, build(*walk[5:])) == "over-budget"
+    assert refused(state, 0, build(*walk[5:])) == "not-enough-cash"
 
 
 # -- right of way ------------------------------------------------------------------------------------------------
@@ -413,7 +413,7 @@ UPGRADES = [
 
 @pytest.mark.parametrize("train, to, code", UPGRADES)
 def test_upgrade_paths(train, to, code):
-    state = seated_game()
+    state = seated_game(build_round_upgrade=True)
     state["players"][0]["train"] = train
     command = {"cmd": "upgrade", "train": to}
     if code:
@@ -424,7 +424,7 @@ def test_upgrade_paths(train, to, code):
 
 
 def test_upgrade_needs_20_dollars():
-    state = seated_game()
+    state = seated_game(build_round_upgrade=True)
     state["players"][0]["cash"] = 19
     assert refused(state, 0, {"cmd": "upgrade", "train": "fast"}) == "cannot-afford"
     state["players"][0]["cash"] = 20
@@ -433,15 +433,15 @@ def test_upgrade_needs_20_dollars():
 
 
 def test_an_upgrade_excludes_building_in_the_same_turn():
-    state = seated_game()
+    state = seated_game(build_round_upgrade=True)
     apply(state, 0, {"cmd": "upgrade", "train": "heavy"})
-    assert refused(state, 0, build(*major_exit(SLC))) == "over-budget"
+    assert refused(state, 0, build(*major_exit(SLC))) == "over-turn-limit"
     assert refused(state, 0, {"cmd": "upgrade", "train": "advanced"}) == "already-built"
     assert {c["cmd"] for c in ENGINE.legal_commands(state, seat=0)} == {"end-turn"}
 
 
 def test_building_excludes_an_upgrade_in_the_same_turn():
-    state = seated_game()
+    state = seated_game(build_round_upgrade=True)
     built(state, 0, build(*major_exit(SLC)))
     assert refused(state, 0, {"cmd": "upgrade", "train": "fast"}) == "already-built"
     assert cash(state) == [49, 50]

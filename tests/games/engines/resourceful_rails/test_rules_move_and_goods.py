@@ -8,6 +8,8 @@ Track is given in the state (``helpers.lay``/``own``); the train moves by comman
 Seat 0's line runs from Salt Lake City to Denver (20 steps); seat 1's spur runs from Salt Lake City
 (0,38,20) to Logan (0,39,21), which produces cattle and medical supplies."""
 
+import copy
+
 import pytest
 
 from games.engines.resourceful_rails import ENGINE, data
@@ -102,6 +104,34 @@ def test_no_track_no_place_unless_anywhere():
     state = normal_turn(place_anywhere=True)
     places = [c for c in ENGINE.legal_commands(state, seat=0) if c["cmd"] == "place-train"]
     assert len(places) == 48  # one per city
+
+
+# (seat 0's sections leaving Salt Lake City: (its milepost, the one outside), place_anywhere) -> the mileposts
+# the place-train control offers for Salt Lake City: where the track is, never a milepost of the seven it
+# does not reach (the train would spend moves inside the city to get to its track)
+PLACE_OFFERS = [
+    ([("0,38,18", "0,38,17")], False, ["0,38,18"]),
+    ([("0,39,19", "0,40,19")], False, ["0,39,19"]),
+    ([("0,37,19", "0,36,20"), ("0,39,19", "0,40,19")], False, ["0,37,19", "0,39,19"]),
+    ([("0,39,19", "0,40,19")], True, ["0,39,19"]),
+    ([], True, ["0,37,18"]),  # no track there (place_anywhere): the city's first milepost
+]
+
+
+@pytest.mark.parametrize("sections, anywhere, offered", PLACE_OFFERS)
+def test_place_train_is_offered_where_the_track_reaches_the_city(sections, anywhere, offered):
+    state = normal_turn(place_anywhere=anywhere)
+    for a, b in sections:
+        own(state, 0, a, b)
+    places = [MAP.key(MAP.find(c["at"])) for c in ENGINE.legal_commands(state, seat=0) if c["cmd"] == "place-train"]
+    listed = [MAP.key(MAP.find(e["command"]["at"])) for e in ENGINE.listing(state, seat=0)
+              if e["command"]["cmd"] == "place-train"]
+    assert places == listed
+    assert [k for k in places if MAP.nodes[MAP.find(k)].city == SLC] == offered
+    if not anywhere:
+        assert {MAP.nodes[MAP.find(k)].city for k in places} == {SLC}
+    for k in offered:
+        assert apply(copy.deepcopy(state), 0, {"cmd": "place-train", "at": addr(k)})[0]["at"] == k
 
 
 def test_build_to_a_city_first_and_place_the_train_next_turn():

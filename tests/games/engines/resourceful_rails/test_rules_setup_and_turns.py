@@ -174,24 +174,43 @@ def test_build_rounds_refuse_everything_but_building(command):
     assert refused(state, 0, command) == "build-rounds-only-build"
 
 
-def test_build_rounds_allow_build_upgrade_colour_and_end_turn():
+def test_build_rounds_allow_build_colour_and_end_turn():
     state = seated_game(2)
     m, x = major_exit("seattle-wa")
     apply(state, 0, build(m, x))
     apply(state, 0, {"cmd": "choose-color", "color": "purple"})
     assert state["players"][0]["cash"] == 49
     end_turn(state)
-    apply(state, 1, {"cmd": "upgrade", "train": "heavy"})
-    assert state["players"][1]["cash"] == 30 and state["players"][1]["train"] == "heavy"
     assert state["players"][0]["color"] == "purple"
     assert state["phase"] == "build" and state["active"] == 1  # seat 1 builds twice in a row
 
 
-def test_build_round_legal_commands_are_builds_upgrades_and_end_turn():
-    state = seated_game(3)
-    kinds = {c["cmd"] for c in ENGINE.legal_commands(state, seat=0)}
-    assert kinds == {"build", "upgrade", "end-turn"}
+# (build_round_upgrade, the upgrade's code in a build round or None: done, what legal_commands offers)
+BUILD_ROUND_UPGRADE = [
+    (None, "build-rounds-only-build", {"build", "end-turn"}),  # the default: the spec's "can only build"
+    (False, "build-rounds-only-build", {"build", "end-turn"}),
+    (True, None, {"build", "upgrade", "end-turn"}),
+]
+
+
+@pytest.mark.parametrize("allowed, code, kinds", BUILD_ROUND_UPGRADE)
+def test_build_rounds_upgrade_only_with_the_option(allowed, code, kinds):
+    options = {} if allowed is None else {"build_round_upgrade": allowed}
+    state = seated_game(3, **options)
+    assert {c["cmd"] for c in ENGINE.legal_commands(state, seat=0)} == kinds
     assert ENGINE.legal_commands(state, seat=1) == []
+    upgrade = [e for e in ENGINE.listing(state, seat=0) if e["command"]["cmd"] == "upgrade"]
+    assert [e["reason"] is None for e in upgrade] == [code is None] * 2
+    if code:
+        assert refused(state, 0, {"cmd": "upgrade", "train": "heavy"}) == code
+        assert (state["players"][0]["cash"], state["players"][0]["train"]) == (50, "modest")
+    else:
+        apply(state, 0, {"cmd": "upgrade", "train": "heavy"})
+        assert (state["players"][0]["cash"], state["players"][0]["train"]) == (30, "heavy")
+    # normal turns allow upgrades either way
+    state = normal_turn(2, **options)
+    apply(state, 0, {"cmd": "upgrade", "train": "fast"})
+    assert state["players"][0]["train"] == "fast"
 
 
 def test_extra_starting_card_rule_refuses_discarding_in_the_build_rounds():
@@ -275,24 +294,59 @@ def test_discard_only_own_cards():
     assert refused(state, 0, {"cmd": "discard-cards", "cards": [hand[0], other]}) == "not-in-hand"
 
 
-def test_discarding_two_leaves_three_and_the_turn_goes_on():
+def test_discarding_two_leaves_three():
     state = normal_turn(2, extra_starting_cards=True)
     hand = list(state["players"][0]["hand"])
     events = apply(state, 0, {"cmd": "discard-cards", "cards": [hand[1], hand[3]]})
-    assert events == [{"type": "cards-discarded", "seat": 0, "count": 2}]
+    assert events == [{"type": "cards-discarded", "seat": 0, "count": 2},
+                      {"type": "discard-started", "seat": 1, "count": 2}]
     assert state["players"][0]["hand"] == [hand[0], hand[2], hand[4]]
     assert state["discards"] == [hand[1], hand[3]]
-    assert (state["stage"], state["active"], state["players"][0]["must_discard"]) == ("move", 0, 0)
+    assert state["players"][0]["must_discard"] == 0
     assert len(state["deck"]) == ALL_CARDS - 10  # nothing drawn
-    # seat 1's first turn starts with its own discard; seat 0's next turn does not
-    end_turn(state)
-    assert (state["active"], state["stage"]) == (1, "discard")
-    apply(state, 1, {"cmd": "discard-cards", "cards": state["players"][1]["hand"][:2]})
-    end_turn(state)
-    assert (state["active"], state["stage"], state["round"]) == (0, "move", 2)
-    assert [len(p["hand"]) for p in state["players"]] == [3, 3]
-    assert refused(state, 0, {"cmd": "discard-cards", "cards": state["players"][0]["hand"][:2]}) == \
-        "nothing-to-discard"
+
+
+# The notes: "Allow 5 during the build turns only". (players, turn order) -> the seats that discard, in
+# order, when the build rounds end, before the first normal turn (of the first seat in turn order).
+DISCARD_WHEN_BUILDING_ENDS = [
+    (2, [0, 1]),
+    (3, [0, 1, 2]),
+    (3, [2, 0, 1]),
+    (5, [4, 2, 0, 3, 1]),
+]
+
+
+@pytest.mark.parametrize("players, order", DISCARD_WHEN_BUILDING_ENDS)
+def test_everyone_discards_down_to_three_when_the_build_rounds_end(players, order):
+    state = new_game(players, extra_starting_cards=True)
+    state["order"] = list(order)
+    state["schedule"] = order + order[::-1]
+    state["active"] = order[0]
+    while state["phase"] == "build":
+        assert [len(p["hand"]) for p in state["players"]] == [5] * players
+        events = end_turn(state)
+    assert events[-2:] == [{"type": "build-rounds-over"}, {"type": "discard-started", "seat": order[0], "count": 2}]
+    for i, seat in enumerate(order):
+        assert (state["phase"], state["stage"], state["active"], state["round"]) == ("play", "discard", seat, 1)
+        assert ENGINE.active_seats(state) == [seat]
+        others = [s for s in order if s != seat]
+        assert all(ENGINE.legal_commands(state, seat=s) == [] for s in others)
+        assert refused(state, seat, {"cmd": "end-turn"}) == "discard-first"
+        events = apply(state, seat, {"cmd": "discard-cards", "cards": state["players"][seat]["hand"][-2:]})
+        assert events[0] == {"type": "cards-discarded", "seat": seat, "count": 2}
+        if i + 1 < len(order):
+            assert events[1:] == [{"type": "discard-started", "seat": order[i + 1], "count": 2}]
+        else:  # everyone holds 3: the first normal turn begins
+            assert events[1:] == [{"type": "turn-started", "seat": order[0], "phase": "play", "build_round": 0,
+                                   "round": 1}]
+    assert [len(p["hand"]) for p in state["players"]] == [3] * players
+    assert (state["active"], state["stage"]) == (order[0], "move")
+    assert refused(state, order[0], {"cmd": "discard-cards", "cards": state["players"][order[0]]["hand"][:2]}) \
+        == "nothing-to-discard"
+    # nobody discards again at their own first turn
+    for seat in order:
+        assert (state["active"], state["stage"]) == (seat, "move")
+        end_turn(state)
 
 
 def test_extra_starting_cards_with_three_build_rounds():

@@ -382,6 +382,9 @@ def run_walk(walk: Walk, url: str) -> None:
     walk.visit("home", "/", ready="#open-games li a",
                then=lambda p: (p.click("#create-options > summary"), ["options-open"])[1])
     walk.visit("join-lobby", f"/join/{spare['code']}", ready="#color-choices input")
+    walk.visit("rules-index", "/rules/", ready="#rules-index")  # How to play (games/rules_views.py)
+    for kind in ("locomotive-werks", "resourceful-rails", "runerail", "slipway", "wood-and-steel"):
+        walk.visit(f"rules-{kind}", f"/rules/{kind}/", ready="#rules #options")
     for code, kind in ((toy["code"], "toy"), (ws["code"], "ws")):  # the same waiting room for every kind
         walk.visit(f"room-lobby-{kind}-host", f"/games/{code}/", who="host", ready="#host-controls:not([hidden])")
     walk.visit("room-lobby-toy-seated", f"/games/{toy['code']}/", who="seat1", ready="#waiting-host:not([hidden])")

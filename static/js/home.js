@@ -90,7 +90,10 @@
     }
     const game = result.data;
     Junction.saveSeat(game.code, { token: game.host_token, host: true, seat: game.seat });
-    location.href = "/games/" + game.code + "/";
+    // Wood and Steel made without a name: this screen is the table's (README "Wood and Steel at the table"),
+    // so it goes to the board, which is the waiting room until the start.
+    const tableScreen = game.kind === "wood-and-steel" && (game.seat === null || game.seat === undefined);
+    location.href = "/games/" + game.code + (tableScreen ? "/table" : "/");
   });
 
   document.getElementById("code-form").addEventListener("submit", (event) => {

@@ -590,14 +590,40 @@
     rejoinPanel.element.hidden = !["lobby", "active", "paused"].includes(status);
   };
 
+  // Before the start this screen is the table's waiting room (the host that made the game without a
+  // seat lands here and stays through the start): who joined, and the host's Add a bot and Start game.
+  function renderLobby() {
+    const lobby = $("ws-t-lobby");
+    lobby.hidden = status !== "lobby";
+    if (lobby.hidden) return;
+    const seats = summary.seats || [];
+    $("ws-t-joined").textContent = seats.length
+      ? Junction.plural(seats.length, "player") + " at the table: " + seats.map((s) => s.name).join(", ") + "."
+      : "Nobody has joined yet.";
+    $("ws-t-hostctl").hidden = !token;
+    $("ws-t-start").disabled = seats.length < (summary.min_players || 1);
+    $("ws-t-addbot").disabled = seats.length >= (summary.max_players || 6);
+  }
+  async function hostAction(button, method, path, body) {
+    const errorBox = $("ws-t-lobby-error");
+    Junction.showError(errorBox, "");
+    button.disabled = true;
+    const result = await Junction.api(method, path, body, token);
+    if (!result.ok) Junction.showError(errorBox, Junction.errorText(result));
+    renderLobby();
+  }
+  $("ws-t-start").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/start"));
+  $("ws-t-addbot").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/seats", { bot: "planner" }));
+
   Junction.connectGame(code, token, {
     onStatus: Junction.liveBadge($("conn")),
-    onGame(game) { summary = game; status = game.status; renderAll(); rejoinShow(); },
+    onGame(game) { summary = game; status = game.status; renderAll(); renderLobby(); rejoinShow(); },
     onState(payload) {
       document.body.dataset.version = payload.version;
       status = payload.status || status;
       view = payload.state || null;
       renderAll();
+      renderLobby();
       if (payload.version > 0) refreshFeed();
     },
     onError(error) { Junction.showError($("ws-t-error"), error.message); },
@@ -605,5 +631,6 @@
 
   if (board) drawStaticBoard(); else loadBoard();
   renderAll();
+  renderLobby();
   rejoinShow();
 })();

@@ -250,9 +250,11 @@ def _wood_and_steel_board_present(request):
     yield
 
 
-def create_game(page, base_url: str, *, kind: str, name: str | None, options=None) -> str:
+def create_game(page, base_url: str, *, kind: str, name: str | None, options=None, to_room: bool = True) -> str:
     """Create a game from the home page's form as a person does; its join code. ``options``,
-    if given, is called with the page once the form's options block is open."""
+    if given, is called with the page once the form's options block is open. A Wood and Steel game
+    made without a name lands on the table screen (its waiting room too); ``to_room`` then opens the
+    room page as well, for tests that work there."""
     page.goto(base_url + "/")
     page.select_option("#create-kind", kind)
     if options is not None:
@@ -261,5 +263,11 @@ def create_game(page, base_url: str, *, kind: str, name: str | None, options=Non
     if name:
         page.fill("#create-name", name)
     page.click("#create-submit")
+    if kind == "wood-and-steel" and not name:
+        page.wait_for_url("**/games/*/table")
+        code = page.get_attribute("#ws-table", "data-code")
+        if not to_room:
+            return code
+        page.goto(f"{base_url}/games/{code}/")
     page.wait_for_url("**/games/*/")
     return page.text_content("#room-code").strip()

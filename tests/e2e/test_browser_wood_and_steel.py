@@ -58,8 +58,13 @@ def two_tap(page, selector: str) -> None:
 def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     host = new_page(width=1280, height=900)
-    create_game(host, live_server_url, kind="wood-and-steel", name=None)  # no name: the host runs the table screen, not a seat
-    join_url = host.get_attribute("#join-url", "href")
+    # No name: the host's laptop is the table screen, not a seat. It lands on the board, which is the
+    # table's waiting room until the start (the join code, its link and QR code, who joined).
+    code = create_game(host, live_server_url, kind="wood-and-steel", name=None, to_room=False)
+    assert host.url.endswith(f"/games/{code}/table")
+    assert host.locator("#ws-t-lobby svg").count() == 1  # the QR code
+    join_url = host.get_attribute("#ws-t-joinlink", "href")
+    host.wait_for_selector("#conn[data-state=open]")
 
     phones = []
     for name in ("Ada", "Ben", "Cleo"):
@@ -69,13 +74,12 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
         phone.click("text=Take a seat")
         phone.wait_for_selector("#conn[data-state=open]")
         phones.append(phone)
-    host.wait_for_selector("#seat-list li[data-seat='2']")
-    host.click("#start-game")
-    # The host's screen becomes the table screen: the board for everyone to see.
-    host.wait_for_selector("body[data-status=active]")
-    host.click("#ws-table-link")
-    host.wait_for_url("**/table")
-    host.wait_for_selector("#conn[data-state=open]")
+    host.wait_for_function("document.querySelector('#ws-t-joined').innerText.includes('Cleo')")
+    assert "3 players at the table: Ada, Ben, Cleo." == host.inner_text("#ws-t-joined")
+    host.click("#ws-t-start")
+    # The host's screen stays the table screen through the start: the board for everyone to see.
+    host.wait_for_selector("body[data-status=active][data-phase=ranking]")
+    assert host.url.endswith(f"/games/{code}/table") and host.locator("#ws-t-lobby").is_hidden()
 
     # Setup: every phone ranks three starting routes by tapping them in order, then learns its
     # route and places its engine.

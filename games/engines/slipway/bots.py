@@ -62,7 +62,7 @@ TILE = 0.6  # a ship tile in the yard, before its places
 STOCK = 1.0  # scale of the stock items' promise
 BONUS_MARGIN = 0.5  # a bonus action is taken when it adds at least this much to the valuation
 GOOD_SHIP = 6  # the cruise score of a plain steamer (captain, stoker, smokestack, speed 4, a crane)
-SHIP_PATIENCE = 0.35  # how much of the gap to a good ship counts against launching a poor one early
+SHIP_PATIENCE = 0.1  # how much of the gap to a good ship counts against launching a poor one early
 MAX_LENGTH = 14  # the canals' forward length is looked at up to this many steps
 PATHS_LOOKED_AT = 300  # cruise paths weighed per ship
 PLAN_ACTION = 0.8  # the points an action costs a plan (about what an action earns over a game)
@@ -76,15 +76,15 @@ PLAN_MODES = ((0, 0, 0), (1, 1, 0), (2, 1, 0), (1, 2, 0), (1, 1, 1), (2, 2, 0), 
 # what every ship needs; cranes and cannons score 2 on a ship, marines and merchants 1.
 ITEM_VALUE = {"sail": 0.8, "crane": 1.8, "cannon": 1.8, "marine": 0.9, "merchant": 0.9}
 EMPLOYEE_VALUE = {
-    ("speed", None): 3.0, ("speed", "smokestack"): 2.6, ("speed", "sail"): 0.8, ("speed", "long"): 0.8,
-    ("engineer", "smokestack"): 2.0, ("engineer", "sail"): 0.7, ("engineer", "crane"): 2.4,
+    ("speed", None): 3.0, ("speed", "smokestack"): 2.6, ("speed", "sail"): 1.3, ("speed", "long"): 1.3,
+    ("engineer", "smokestack"): 2.0, ("engineer", "sail"): 1.0, ("engineer", "crane"): 2.4,
     ("engineer", "cannon"): 2.4, ("recruiter", "captain"): 2.2, ("recruiter", "stoker"): 2.0,
-    ("recruiter", "marine"): 1.4, ("recruiter", "merchant"): 1.4,
+    ("recruiter", "marine"): 1.6, ("recruiter", "merchant"): 1.6,
 }
 # How naturally a steamer fleet reaches each contract measure (the discard's tie-break).
 CONTRACT_LEAN = {
     "fleet": 3.0, "ships_min_speed": 2.0, "canals_used": 3.0, "lengths": 2.0, "best_riband": 1.0, "items": 1.0,
-    "ships_with": 1.5, "ships_min_length": 0.5, "ships_all_safety": 0.3, "ships_sail_and_smokestack": 1.0,
+    "ships_with": 1.5, "ships_min_length": 1.0, "ships_all_safety": 0.3, "safety_items": 1.5, "ships_sail_and_smokestack": 1.0,
     "officers": 1.0,
 }
 
@@ -106,6 +106,8 @@ class Style:
     lengths: tuple[int, int] = (3, 6)  # the ship lengths its own builds of 2-3 tiles aim at
     riband: float = 0.0  # the promise per Blue Riband spot in its canal system
     officials: float = 0.0  # the promise per official's spot in its canal system
+    avoid: tuple[str, ...] = ()  # items it never puts aboard (nor values in its stock)
+    min_ship: int = 3  # a ship completed shorter than this counts 4 points against it
 
 
 STEAM_MODES = ((1, 1, 0), (2, 1, 0), (1, 2, 0), (2, 2, 0), (2, 2, 1))
@@ -117,10 +119,10 @@ STYLES: dict[str, Style] = {
                    employees={"speed": 1.5, "engineer:smokestack": 1.5, "recruiter:stoker": 1.5,
                               "builder:stoker_cabin": 1.0}),
     # sails only: no engines at all
-    "sails": Style(modes=SAIL_MODES, items={"sail": 1.2, "stoker": -0.8, "smokestack": -0.8},
+    "sails": Style(modes=SAIL_MODES, items={"sail": 1.2}, avoid=("stoker", "smokestack"),
                    employees={"speed:sail": 2.0, "engineer:sail": 2.0, "builder:rig": 1.5}),
     # big ships: long hulls full of cabins and mounts
-    "big-ships": Style(length=1.2, lengths=(5, 7), tile=0.9, patience=0.6,
+    "big-ships": Style(length=1.5, lengths=(3, 7), min_ship=5, tile=0.9, patience=0.6,
                        items={"crane": 0.6, "cannon": 0.6, "marine": 0.5, "merchant": 0.5},
                        employees={"speed:long": 2.0, "builder": 1.0}),
     # many small ships: three pieces, launched as soon as they can sail
@@ -282,8 +284,8 @@ def _employee_value(effect: dict[str, Any]) -> float:
     if kind in ("speed", "engineer", "recruiter"):
         return EMPLOYEE_VALUE.get((kind, effect.get("needs", effect.get("item"))), 1.0)
     if kind == "builder":
-        return 1.2 if effect["capacity"] in ("rig", "stoker_cabin") else 0.9
-    return 0.7  # a mover
+        return 1.2
+    return 1.0  # a mover
 
 
 def realized(engine: Slipway, player: dict[str, Any]) -> float:
@@ -307,6 +309,11 @@ def value(engine: Slipway, state: State, seat: int, style: Style | None = None) 
     if state["finished"]:
         return realized(engine, player) + 0.01 * player["money"]
     v = _value(engine, state, seat, style)
+    if style.length:  # long ships launched and complete in the yard
+        v += style.length * sum(max(0, len(s["tiles"]) - 4) for s in player["fleet"])
+        v += style.length * sum(max(0, last - first - 3) for first, last in engine.completed(player))
+    if style.min_ship > 3:
+        v -= 4.0 * sum(1 for first, last in engine.completed(player) if last - first + 1 < style.min_ship)
     if style.contracts != 1.0:
         v += (style.contracts - 1.0) * contract_points(engine, player)
     return v
@@ -328,7 +335,7 @@ def _value(engine: Slipway, state: State, seat: int, style: Style) -> float:
     ships = yard.completed_ships(cells, data.setup()["ship_max"])
     in_ship: set[int] = set()
     sailing: list[dict[str, Any]] = []
-    stock = dict(player["items"])
+    stock = {k: 0 if k in style.avoid else n for k, n in player["items"].items()}
     for first, last in ships:
         in_ship.update(range(first, last + 1))
         tiles = player["yard"][first:last + 1]
@@ -679,7 +686,8 @@ class _Shipwright:
         tiles = player["yard"][first:last + 1]
         aboard = player["outfits"].get(str(first), [])
         length = forward_length(player["canal"])
-        add, _score = plan_outfit(engine, player, tiles, aboard, player["items"], length)
+        stock = {k: 0 if k in self.style.avoid else n for k, n in player["items"].items()}
+        add, _score = plan_outfit(engine, player, tiles, aboard, stock, length)
         if add:
             cmd = {"cmd": "outfit", "slot": first, "items": add}
             if engine.outfit_problem(state, seat, first, add) is None:

@@ -951,6 +951,8 @@ class Slipway(Engine):
             return len(player["used_canals"])
         if measure == "ships_all_safety":
             return sum(1 for s in fleet if all(safety(s, k) for k in SAFETY))
+        if measure == "safety_items":
+            return sum(safety(s, k) for s in fleet for k in SAFETY)
         if measure == "lengths":
             return len({len(s["tiles"]) for s in fleet})
         if measure == "ships_sail_and_smokestack":

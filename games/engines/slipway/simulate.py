@@ -51,6 +51,7 @@ def play_game(bots: list[str], *, seed: int, options: dict[str, Any] | None = No
     bot sends a command the engine refuses. ``log`` collects ``{"seat", "command"}`` per command;
     ``timings`` each bot call's seconds."""
     state = ENGINE.setup(players=NAMES[: len(bots)], options=dict(options or {}), seed=seed)
+    dealt = [sorted(p["contracts"]) for p in state["players"]]
     chooser = random.Random(seed)
     steps = 0
     clock = time.perf_counter
@@ -89,7 +90,11 @@ def play_game(bots: list[str], *, seed: int, options: dict[str, Any] | None = No
         "launched": [len(p["fleet"]) for p in players],
         "lost": [len(p["lost"]) for p in players],
         "speeds": [[s["speed"] for s in p["fleet"]] for p in players],
+        "contracts_dealt": dealt,
         "contracts_kept": [dict(sorted(s["contract_points"].items())) for s in scores],
+        # each seat's best ship's share of its total (what says whether one ship carries a player's game)
+        "best_ship_share": [round(max((f["score"]["total"] for f in p["fleet"]), default=0) / s["total"], 3)
+                            if s["total"] > 0 else 0.0 for p, s in zip(players, scores, strict=True)],
         "employees": [list(p["employees"]) for p in players],
     }
     return summary, state
@@ -160,6 +165,9 @@ def report(summaries: list[Summary], elapsed: float | None = None) -> dict[str, 
         "points_by_source": {key: round(sum(map(sum, (s[f"{key}_points"] for s in summaries))) / players, 2)
                              if players else 0 for key in ("cruise", "contract", "trader")},
         "ship_speeds": _speeds([v for s in summaries for seat in s["speeds"] for v in seat]),
+        "launched_spread": _spread([x for s in summaries for x in s["launched"]]),
+        "one_ship_over_40": round(sum(x > 0.4 for s in summaries for x in s["best_ship_share"]) / players, 3)
+        if players else 0,
     }
     out["components"] = components(summaries)
     if elapsed is not None:
@@ -168,26 +176,43 @@ def report(summaries: list[Summary], elapsed: float | None = None) -> dict[str, 
 
 
 def components(summaries: list[Summary]) -> dict[str, Any]:
-    """Per contract kept: how often, its mean points and its holders' win share; per employee: how often
-    hired and its holders' win share (what says whether one component dominates)."""
-    contracts: dict[str, list[float]] = {}
-    employees: dict[str, list[float]] = {}
+    """Per contract: how often dealt and kept (``kept_share``: of the player-games it was dealt in), its mean
+    points when kept, that mean against the mean of every kept contract (``vs_average``), and its holders' win
+    share; per employee: the times hired, the share of games in which someone hired it (``games_share``) and
+    its holders' win share (what says whether a component is dead or dominates)."""
+    contracts: dict[str, list[float]] = {c: [0, 0, 0, 0] for c in data.contracts()}
+    employees: dict[str, list[float]] = {e: [0, 0, 0] for e in data.employees()}
     for s in summaries:
+        hired_here: set[str] = set()
         for seat, kept in enumerate(s["contracts_kept"]):
             won = 1.0 if seat in s["winners"] else 0.0
+            for c in s.get("contracts_dealt", [[]] * len(s["bots"]))[seat]:
+                contracts[c][3] += 1
             for c, pts in kept.items():
-                row = contracts.setdefault(c, [0, 0, 0])
+                row = contracts[c]
                 row[0] += 1
                 row[1] += pts
                 row[2] += won
             for e in s["employees"][seat]:
-                row = employees.setdefault(e, [0, 0])
+                row = employees[e]
                 row[0] += 1
                 row[1] += won
+                hired_here.add(e)
+        for e in hired_here:
+            employees[e][2] += 1
+    kept_all = sum(r[0] for r in contracts.values())
+    average = sum(r[1] for r in contracts.values()) / kept_all if kept_all else 0.0
+    n_games = len(summaries)
     return {
-        "contracts": {c: {"kept": int(n), "mean_points": round(p / n, 2), "win_share": round(w / n, 3)}
-                      for c, (n, p, w) in sorted(contracts.items())},
-        "employees": {e: {"hired": int(n), "win_share": round(w / n, 3)} for e, (n, w) in sorted(employees.items())},
+        "contracts": {c: {"dealt": int(d), "kept": int(n), "kept_share": round(n / d, 3) if d else 0.0,
+                          "mean_points": round(p / n, 2) if n else 0.0,
+                          "vs_average": round(p / n / average, 2) if n and average else 0.0,
+                          "win_share": round(w / n, 3) if n else 0.0}
+                      for c, (n, p, w, d) in sorted(contracts.items())},
+        "contract_average": round(average, 2),
+        "employees": {e: {"hired": int(n), "games_share": round(g / n_games, 3) if n_games else 0.0,
+                          "win_share": round(w / n, 3) if n else 0.0}
+                      for e, (n, w, g) in sorted(employees.items())},
     }
 
 
@@ -216,18 +241,117 @@ def print_report(rep: dict[str, Any], *, components: bool = False) -> None:
           f"traders {src['trader']}")
     print(f"  length: turns {mmm(rep['turns'])}; commands {mmm(rep['commands'])}")
     speeds = rep["ship_speeds"]
-    print(f"  ships per player: {rep['launched_per_player']} launched, {rep['lost_per_player']} lost"
+    print(f"  ships per player: {rep['launched_per_player']} launched ({mmm(rep['launched_spread'])}), "
+          f"{rep['lost_per_player']} lost"
           + (f"; speed {speeds['mean']} on average, {100 * speeds['steamers']:.0f} % of 4 or more" if speeds else ""))
+    print(f"  one ship over 40 % of its player's points: {100 * rep['one_ship_over_40']:.1f} % of player-games")
     if components:
+        comp = rep["components"]
         names = {**{k: v["name"] for k, v in data.contracts().items()}, **{k: v["name"] for k, v in data.employees().items()}}
-        print("  contracts kept (kept, mean points, holders' win share):")
-        for c, row in rep["components"]["contracts"].items():
-            print(f"    {c} {names[c]:<28} {row['kept']:>4} {row['mean_points']:>6} {100 * row['win_share']:>5.0f}%")
-        print("  employees hired (times, holders' win share):")
-        for e, row in rep["components"]["employees"].items():
-            print(f"    {e} {names[e]:<28} {row['hired']:>4} {100 * row['win_share']:>5.0f}%")
+        print(f"  contracts (dealt, kept, kept share, mean points kept, vs the average kept {comp['contract_average']}, "
+              "holders' win share):")
+        for c, row in comp["contracts"].items():
+            print(f"    {c} {names[c]:<28} {row['dealt']:>5} {row['kept']:>5} {100 * row['kept_share']:>5.1f}% "
+                  f"{row['mean_points']:>6} {row['vs_average']:>5}x {100 * row['win_share']:>5.0f}%")
+        print("  employees (times hired, share of games hired in, holders' win share):")
+        for e, row in comp["employees"].items():
+            print(f"    {e} {names[e]:<28} {row['hired']:>5} {100 * row['games_share']:>5.1f}% {100 * row['win_share']:>5.0f}%")
     if rep.get("games_per_second") is not None:
         print(f"  {rep['games_per_second']} bot games per second")
+
+
+# -- many games: worker processes, a time bound, the single-focus tournament ----------------------------------
+
+Job = tuple[list[str], int, dict[str, Any]]
+
+
+def _play(job: Job) -> Summary:
+    bots, seed, options = job
+    return play_game(bots, seed=seed, options=options)[0]
+
+
+def run_jobs(jobs: list[Job], *, workers: int = 1, time_limit: float | None = None) -> list[Summary]:
+    """Every job's summary, in seed order; with ``time_limit`` (seconds) the games not finished by then are
+    dropped (a bounded run reports how many it played). ``workers`` > 1 plays them in that many processes."""
+    start = time.perf_counter()
+    out: list[Summary] = []
+
+    def late() -> bool:
+        return time_limit is not None and time.perf_counter() - start > time_limit
+
+    if workers <= 1:
+        for job in jobs:
+            if late():
+                break
+            out.append(_play(job))
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        try:
+            for summary in pool.imap_unordered(_play, jobs, chunksize=1):
+                out.append(summary)
+                if late():
+                    break
+        finally:
+            pool.terminate()
+            pool.join()
+    return sorted(out, key=lambda s: s["seed"])
+
+
+def tournament_jobs(kind: str, bots: list[str], games: int, seed: int,
+                    options: dict[str, Any] | None = None) -> list[Job]:
+    """``mixed``: 4-player tables of four different bots, every combination in turn (seats rotated on each
+    pass); ``pairs``: two-player games of every pair in turn, seats swapped on each pass. Game ``i`` has seed
+    ``seed + i``, so a run cut short by its time bound still has every table about equally often."""
+    import itertools
+
+    tables = list(itertools.combinations(bots, 4 if kind == "mixed" else 2))
+    jobs: list[Job] = []
+    for i in range(games):
+        table = list(tables[i % len(tables)])
+        turn = (i // len(tables)) % len(table)
+        jobs.append((table[turn:] + table[:turn], seed + i, dict(options or {})))
+    return jobs
+
+
+def tournament_report(kind: str, summaries: list[Summary]) -> dict[str, Any]:
+    """``mixed``: each bot's win share against its fair share (1 of the table's seats) and the ratio;
+    ``pairs``: each pair's games and the first-named bot's share of the two bots' wins (a shared win counts
+    for both)."""
+    if kind == "mixed":
+        rows: dict[str, list[float]] = {}
+        for s in summaries:
+            for seat, bot in enumerate(s["bots"]):
+                row = rows.setdefault(bot, [0, 0, 0.0])
+                row[0] += 1
+                row[1] += seat in s["winners"]
+                row[2] += 1 / len(s["bots"])
+        return {"bots": {b: {"seats": int(n), "wins": int(w), "win_share": round(w / n, 3),
+                             "vs_fair": round(w / fair, 2) if fair else 0.0}
+                         for b, (n, w, fair) in sorted(rows.items(), key=lambda kv: -kv[1][1] / kv[1][0])}}
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for s in summaries:
+        a, b = sorted(s["bots"])
+        row = pairs.setdefault((a, b), [0, 0, 0])
+        row[0] += 1
+        row[1] += s["bots"].index(a) in s["winners"]
+        row[2] += s["bots"].index(b) in s["winners"]
+    return {"pairs": [{"bots": [a, b], "games": n, "wins": [wa, wb],
+                       "share": round(wa / (wa + wb), 3) if wa + wb else 0.5}
+                      for (a, b), (n, wa, wb) in sorted(pairs.items())]}
+
+
+def print_tournament(kind: str, rep: dict[str, Any]) -> None:
+    if kind == "mixed":
+        print("  mixed 4-player tables (seats, wins, win share, against the fair share 25 %):")
+        for bot, row in rep["bots"].items():
+            print(f"    {bot:>12} {row['seats']:>5} {row['wins']:>5} {100 * row['win_share']:>5.1f}% {row['vs_fair']:>5}x")
+        return
+    print("  two-player round robin (games, wins of each, the first's share of the two's wins):")
+    for row in rep["pairs"]:
+        a, b = row["bots"]
+        print(f"    {a:>12} v {b:<12} {row['games']:>4} {row['wins'][0]:>4}-{row['wins'][1]:<4} {100 * row['share']:>5.1f}%")
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -250,7 +374,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--components", action="store_true", help="also contracts' and employees' figures")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
     parser.add_argument("--json", action="store_true", help="print every game's summary as JSON lines")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (at most 2 on a shared machine)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="stop after this long and report the games played by then")
+    parser.add_argument("--tournament", choices=("mixed", "pairs"), default=None,
+                        help="the single-focus tournament: 'mixed' 4-player tables of different bots, 'pairs' a "
+                             "two-player round robin; --bots names the entrants (default: the shipwright and every "
+                             "single-focus bot)")
     args = parser.parse_args(argv)
+    if args.tournament:
+        from .bots import FOCUS_BOTS
+
+        entrants = lineup(args.bots) if args.bots != parser.get_default("bots") else ["shipwright", *FOCUS_BOTS]
+        options = dict(_option(o) for o in args.option)
+        jobs = tournament_jobs(args.tournament, entrants, args.games, args.seed, options)
+        start = time.perf_counter()
+        summaries = run_jobs(jobs, workers=args.workers, time_limit=args.time_limit)
+        elapsed = time.perf_counter() - start
+        if args.json:
+            for summary in summaries:
+                print(json.dumps(summary, sort_keys=True))
+            return 0
+        print(f"Slipway {args.tournament} tournament of {', '.join(entrants)}: {len(summaries)} of {args.games} games "
+              f"({elapsed:.0f} s), seeds from {args.seed}")
+        print_tournament(args.tournament, tournament_report(args.tournament, summaries))
+        print_report(report(summaries, elapsed), components=args.components)
+        return 0
     bots = lineup(args.bots, args.players)
     unknown = sorted(set(bots) - set(ENGINE.bots))
     if unknown:
@@ -269,17 +418,26 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.seed + args.games - 1}")
     start = time.perf_counter()
     summaries = []
-    for i in range(args.games):
-        summary, _state = play_game(bots, seed=args.seed + i, options=options)
-        summaries.append(summary)
-        if args.json:
-            print(json.dumps(summary, sort_keys=True), flush=True)
-        elif print_each:
-            print(game_line(summary), flush=True)
+    if args.workers > 1 or args.time_limit is not None:
+        summaries = run_jobs([(bots, args.seed + i, options) for i in range(args.games)], workers=args.workers,
+                             time_limit=args.time_limit)
+        for summary in summaries:
+            if args.json:
+                print(json.dumps(summary, sort_keys=True), flush=True)
+            elif print_each:
+                print(game_line(summary), flush=True)
+    else:
+        for i in range(args.games):
+            summary, _state = play_game(bots, seed=args.seed + i, options=options)
+            summaries.append(summary)
+            if args.json:
+                print(json.dumps(summary, sort_keys=True), flush=True)
+            elif print_each:
+                print(game_line(summary), flush=True)
     elapsed = time.perf_counter() - start
     if args.json:
         return 0
-    print(f"summary ({elapsed:.1f} s):")
+    print(f"summary ({len(summaries)} of {args.games} games, {elapsed:.1f} s):")
     print_report(report(summaries, elapsed), components=args.components)
     return 0
 

@@ -49,9 +49,9 @@ class Hull(NamedTuple):
 HULLS: dict[tuple[str, int], list[Hull]] = {
     ("bow", 1): [
         Hull(2, 0, cabins=1), Hull(1, 0, rig=1), Hull(1, 0, safety=("lantern",)),
-        Hull(2, 1, cabins=1, cannon=1), Hull(1, 1, cabins=1, crane=1), Hull(1, 1, cabins=2),
-        Hull(1, 1, cabins=1, rig=1), Hull(1, 1, cannon=1, safety=("lantern",)),
-        Hull(1, 1, crane=1, safety=("lifebuoy",)), Hull(1, 2, cabins=2, cannon=1),
+        Hull(2, 0, cabins=1, cannon=1), Hull(1, 0, cabins=1, crane=1), Hull(1, 0, cabins=2),
+        Hull(1, 0, cabins=1, rig=1), Hull(1, 0, cannon=1, safety=("lantern",)),
+        Hull(1, 0, crane=1, safety=("lifebuoy",)), Hull(1, 1, cabins=2, cannon=1),
     ],
     ("bow", 2): [
         Hull(1, 0, cabins=1, safety=("lantern",)), Hull(1, 0, cannon=1),
@@ -64,11 +64,11 @@ HULLS: dict[tuple[str, int], list[Hull]] = {
     ("middle", 1): [
         Hull(3, 0, cabins=1), Hull(2, 0, rig=1), Hull(2, 0, stoker=1), Hull(1, 0, crane=1), Hull(1, 0, cannon=1),
         Hull(1, 0, safety=("lifebuoy",)), Hull(1, 0, safety=("lifeboat",)),
-        Hull(2, 1, cabins=2), Hull(2, 1, cabins=1, rig=1), Hull(2, 1, stoker=1, rig=1),
-        Hull(2, 1, cabins=1, crane=1), Hull(2, 1, cabins=1, cannon=1), Hull(1, 1, rig=1, crane=1),
-        Hull(1, 1, cabins=1, stoker=1), Hull(1, 1, rig=1, safety=("lifeboat",)),
-        Hull(1, 1, cabins=1, safety=("lantern",)),
-        Hull(1, 2, cabins=2, rig=1), Hull(1, 2, cabins=1, stoker=1, rig=1), Hull(1, 2, cabins=2, crane=1),
+        Hull(2, 0, cabins=2), Hull(2, 0, cabins=1, rig=1), Hull(2, 0, stoker=1, rig=1),
+        Hull(2, 0, cabins=1, crane=1), Hull(2, 0, cabins=1, cannon=1), Hull(1, 0, rig=1, crane=1),
+        Hull(1, 0, cabins=1, stoker=1), Hull(1, 0, rig=1, safety=("lifeboat",)),
+        Hull(1, 0, cabins=1, safety=("lantern",)),
+        Hull(1, 1, cabins=2, rig=1), Hull(1, 1, cabins=1, stoker=1, rig=1), Hull(1, 1, cabins=2, crane=1),
     ],
     ("middle", 2): [
         Hull(1, 0, cabins=1, rig=1), Hull(1, 0, cabins=1, safety=("lifebuoy",)),
@@ -87,9 +87,9 @@ HULLS: dict[tuple[str, int], list[Hull]] = {
     ],
     ("stern", 1): [
         Hull(2, 0, stoker=1), Hull(1, 0, rig=1), Hull(1, 0, safety=("lifeboat",)),
-        Hull(2, 1, stoker=1, rig=1), Hull(1, 1, stoker=1, cabins=1), Hull(1, 1, rig=1, cabins=1),
-        Hull(1, 1, rig=1, safety=("lifeboat",)), Hull(1, 1, stoker=1, safety=("lifebuoy",)), Hull(1, 1, rig=2),
-        Hull(1, 2, stoker=1, rig=1, cabins=1),
+        Hull(2, 0, stoker=1, rig=1), Hull(1, 0, stoker=1, cabins=1), Hull(1, 0, rig=1, cabins=1),
+        Hull(1, 0, rig=1, safety=("lifeboat",)), Hull(1, 0, stoker=1, safety=("lifebuoy",)), Hull(1, 0, rig=2),
+        Hull(1, 1, stoker=1, rig=1, cabins=1),
     ],
     ("stern", 2): [
         Hull(1, 0, stoker=1, safety=("lifeboat",)), Hull(1, 0, rig=1, safety=("lifebuoy",)),
@@ -174,8 +174,9 @@ REACHES: list[Reach] = [
 
 
 def canal_cost(reach: Reach) -> int:
-    """The rent: 1 for a centre spot (a 3-step crossing) and 1 per feature, at most 3."""
-    return min(3, int(reach.centre) + len(reach.features))
+    """The rent: 1 for a centre spot (a 3-step crossing) and 1 per feature, less 1 (a tile's first step of
+    value is free: canals are what every ship needs), at most 2."""
+    return max(0, min(3, int(reach.centre) + len(reach.features)) - 1)
 
 
 def canal_tile(tile_id: str, reach: Reach) -> dict[str, Any]:
@@ -261,26 +262,26 @@ TRADER_NAMES = {
 STAFF: list[tuple[str, str, int, dict[str, Any]]] = [
     ("builder", "Master Rigger", 1, {"type": "builder", "capacity": "rig"}),
     ("builder", "Derrick Fitter", 2, {"type": "builder", "capacity": "crane"}),
-    ("builder", "Gun-Deck Wright", 2, {"type": "builder", "capacity": "cannon"}),
-    ("builder", "Cabin Joiner", 1, {"type": "builder", "capacity": "cabin"}),
-    ("builder", "Boiler-Room Plater", 1, {"type": "builder", "capacity": "stoker_cabin"}),
-    ("builder", "Berth Carpenter", 1, {"type": "builder", "capacity": "cabin"}),
+    ("builder", "Gun-Deck Wright", 1, {"type": "builder", "capacity": "cannon"}),
+    ("builder", "Cabin Joiner", 0, {"type": "builder", "capacity": "cabin"}),
+    ("builder", "Boiler-Room Plater", 0, {"type": "builder", "capacity": "stoker_cabin"}),
+    ("builder", "Berth Carpenter", 0, {"type": "builder", "capacity": "cabin"}),
     ("engineer", "Funnel Smith", 1, {"type": "engineer", "item": "smokestack"}),
-    ("engineer", "Sailmaker", 1, {"type": "engineer", "item": "sail"}),
+    ("engineer", "Sailmaker", 0, {"type": "engineer", "item": "sail"}),
     ("engineer", "Hydraulic Engineer", 2, {"type": "engineer", "item": "crane"}),
     ("engineer", "Gunfounder", 2, {"type": "engineer", "item": "cannon"}),
     ("recruiter", "Master Mariners' Clerk", 2, {"type": "recruiter", "item": "captain"}),
     ("recruiter", "Stokehold Foreman", 1, {"type": "recruiter", "item": "stoker"}),
     ("recruiter", "Recruiting Sergeant", 1, {"type": "recruiter", "item": "marine"}),
     ("recruiter", "Shipping Agent", 1, {"type": "recruiter", "item": "merchant"}),
-    ("mover", "Foundry Runner", 1, {"type": "mover", "wheel": "equipment", "steps": 2}),
-    ("mover", "Waterfront Crimp", 1, {"type": "mover", "wheel": "crew", "steps": 2}),
-    ("mover", "Yard Timekeeper", 1, {"type": "mover", "wheel": "employee", "steps": 2}),
+    ("mover", "Foundry Runner", 0, {"type": "mover", "wheel": "equipment", "steps": 2}),
+    ("mover", "Waterfront Crimp", 0, {"type": "mover", "wheel": "crew", "steps": 2}),
+    ("mover", "Yard Timekeeper", 0, {"type": "mover", "wheel": "employee", "steps": 2}),
     ("mover", "Office Boy", 0, {"type": "mover", "wheel": "employee", "steps": 1}),
     ("speed", "Screw Propeller Patentee", 2, {"type": "speed", "amount": 1, "needs": None}),
     ("speed", "Forced-Draught Engineer", 1, {"type": "speed", "amount": 1, "needs": "smokestack"}),
-    ("speed", "Clipper Master", 1, {"type": "speed", "amount": 1, "needs": "sail"}),
-    ("speed", "Naval Architect", 1, {"type": "speed", "amount": 1, "needs": "long"}),
+    ("speed", "Clipper Master", 0, {"type": "speed", "amount": 1, "needs": "sail"}),
+    ("speed", "Naval Architect", 0, {"type": "speed", "amount": 1, "needs": "long"}),
 ]
 TRADER_COST = {1: 0, 2: 1}
 TRADER_POINTS = {1: 1, 2: 3}
@@ -303,21 +304,21 @@ def employees() -> dict[str, Any]:
 
 # (name, measure, arg, table): the rows are (at least, points), the highest reached scores.
 CONTRACTS: list[tuple[str, str, Any, list[list[int]]]] = [
-    ("Admiralty Gunboat Order", "items", "cannon", [[2, 3], [4, 6], [6, 10]]),
-    ("Royal Marines Transport", "items", "marine", [[2, 3], [4, 6], [6, 9]]),
-    ("Harbour Board Cranes", "items", "crane", [[2, 3], [4, 6], [6, 10]]),
-    ("Merrow Exchange Charter", "items", "merchant", [[2, 3], [4, 6], [6, 9]]),
+    ("Admiralty Gunboat Order", "items", "cannon", [[1, 2], [2, 4], [3, 6], [5, 9]]),
+    ("Royal Marines Transport", "items", "marine", [[1, 2], [2, 4], [3, 6], [5, 9]]),
+    ("Harbour Board Cranes", "items", "crane", [[1, 2], [2, 4], [3, 6], [5, 9]]),
+    ("Merrow Exchange Charter", "items", "merchant", [[1, 2], [2, 4], [3, 6], [5, 9]]),
     ("Post Office Mail Packet", "ships_min_speed", 5, [[1, 3], [2, 7], [3, 11]]),
-    ("Western Ocean Packet Line", "ships_min_length", 6, [[1, 4], [2, 8], [3, 12]]),
-    ("Emigrant Service", "ships_with", "lifeboat", [[1, 2], [2, 5], [3, 8]]),
-    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 2], [2, 5], [3, 8]]),
-    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 2], [2, 5], [3, 8]]),
-    ("Board of Trade Certificate", "ships_all_safety", None, [[1, 5], [2, 10]]),
+    ("Western Ocean Packet Line", "ships_min_length", 4, [[1, 2], [2, 4], [3, 7], [4, 10]]),
+    ("Emigrant Service", "ships_with", "lifeboat", [[1, 3], [2, 6], [3, 9]]),
+    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 3], [2, 6], [3, 9]]),
+    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 3], [2, 6], [3, 9]]),
+    ("Board of Trade Certificate", "safety_items", None, [[2, 3], [4, 6], [6, 10]]),
     ("Estuary Survey", "canals_used", None, [[2, 3], [4, 6], [6, 10]]),
-    ("Coastal Squadron", "fleet", None, [[2, 3], [3, 6], [4, 9], [5, 12]]),
+    ("Coastal Squadron", "fleet", None, [[3, 2], [4, 4], [5, 7], [6, 10]]),
     ("Yard Pattern Book", "lengths", None, [[2, 3], [3, 6], [4, 10]]),
     ("Auxiliary Steam Commission", "ships_sail_and_smokestack", None, [[1, 3], [2, 6], [3, 10]]),
-    ("Blue Riband Wager", "best_riband", None, [[2, 3], [4, 6], [6, 10]]),
+    ("Blue Riband Wager", "best_riband", None, [[1, 3], [3, 6], [5, 9]]),
     ("Naval Staff College", "officers", None, [[1, 3], [2, 6], [3, 10]]),
     ("Colliers' Guild Tender", "ships_with", "stoker", [[1, 3], [2, 6], [3, 9]]),
     ("Channel Fleet Refit", "ships_min_speed", 4, [[1, 3], [2, 6], [3, 9]]),
@@ -333,12 +334,12 @@ def contracts() -> dict[str, Any]:
 
 
 def setup() -> dict[str, Any]:
-    """Countdown 3/5/7 gives 14/13/13 turns per player for 2/3/4 players (CONTENT.md shows the count);
-    the discards fall about 40% and 75% of the way through."""
+    """Countdown 4/7/9 gives 17/17/16 turns per player for 2/3/4 players (CONTENT.md shows the count);
+    the discards fall about 40% and 75% of the way through. Three captains to start: every ship needs one."""
     return {"actions": ["build", "canal", "commodity", "equipment", "crew", "employee", "exchange", "subsidy"],
-            "start_money": 10, "start_items": ["captain"], "timer_spaces": 6,
-            "countdown": {"2": 3, "3": 5, "4": 7}, "cubes": {"2": 2, "3": 1, "4": 1},
-            "contracts_dealt": 4, "contracts_kept": 2, "discards": {"2": [1, 3], "3": [2, 4], "4": [3, 6]},
+            "start_money": 10, "start_items": ["captain", "captain", "captain"], "timer_spaces": 6,
+            "countdown": {"2": 4, "3": 7, "4": 9}, "cubes": {"2": 2, "3": 1, "4": 1},
+            "contracts_dealt": 4, "contracts_kept": 2, "discards": {"2": [2, 3], "3": [3, 5], "4": [4, 7]},
             "yard_slots": 8, "ship_max": 7, "ship_market_rows": 3, "canal_market": 4, "goods_market": 4,
             "bonus_cost": 6, "subsidy": 2}
 

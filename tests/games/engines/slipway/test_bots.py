@@ -165,3 +165,67 @@ def test_the_simulator_summary_has_its_fields():
     assert {"launched_per_player", "lost_per_player", "ship_speeds", "points_by_source", "games_per_second", "components"} <= set(rep)
     assert simulate.lineup("shipwright,random", 4) == ["shipwright", "random", "random", "random"]
     assert simulate.lineup("shipwright*2,random") == ["shipwright", "shipwright", "random"]
+
+
+# -- the single-focus bots (the balance report's tournament) ------------------------------------------------
+
+# Each focus bot against the shipwright in one 2-player game: only accepted commands, a finished game, a ship
+# launched; and the leaning it is named for shows in what it did (read from the final state).
+@pytest.mark.parametrize(("bot", "seed", "leaning"), [
+    ("steam", 21, lambda p: any({"stoker", "smokestack"} & set(s["items"]) for s in p["fleet"])),
+    ("sails", 22, lambda p: all("smokestack" not in s["items"] and "stoker" not in s["items"] for s in p["fleet"])),
+    ("big-ships", 23, lambda p: min(len(s["tiles"]) for s in p["fleet"]) >= 4),
+    ("small-ships", 24, lambda p: all(len(s["tiles"]) <= 4 for s in p["fleet"])),
+    ("contracts", 25, lambda p: True),
+    ("traders", 26, lambda p: any(e in {"E01", "E02", "E03", "E04", "E05", "E06", "E07", "E08"}
+                                  for e in p["employees"])),
+    ("riband", 27, lambda p: True),
+])
+def test_each_single_focus_bot_plays_a_whole_game_its_way(bot, seed, leaning):
+    state, sent = play([bot, "shipwright"], seed=seed)
+    me = state["players"][0]
+    assert state["finished"] and me["fleet"], (bot, [s["items"] for s in me["fleet"]])
+    assert leaning(me), (bot, [(s["tiles"], s["items"]) for s in me["fleet"]], me["employees"])
+
+
+def test_the_focus_bots_are_the_engines_bots():
+    assert set(bots.FOCUS_BOTS) | {"random", "shipwright"} == set(ENGINE.bots) == set(bots.BOTS)
+
+
+@pytest.mark.parametrize(("kind", "entrants", "games", "tables"), [
+    ("mixed", ["a", "b", "c", "d", "e"], 10, 5),  # C(5, 4) tables, each twice
+    ("pairs", ["a", "b", "c"], 6, 3),  # C(3, 2) pairs, each twice, seats swapped
+])
+def test_tournament_tables_come_round_evenly(kind, entrants, games, tables):
+    jobs = simulate.tournament_jobs(kind, entrants, games, seed=100)
+    assert [seed for _, seed, _ in jobs] == list(range(100, 100 + games))
+    seen = {}
+    for table, _, _ in jobs:
+        assert len(set(table)) == len(table) == (4 if kind == "mixed" else 2)
+        seen.setdefault(tuple(sorted(table)), []).append(tuple(table))
+    assert len(seen) == tables and all(len(v) == games // tables for v in seen.values())
+    if kind == "pairs":
+        assert all(v[0] == v[1][::-1] for v in seen.values())  # the second pass swaps the seats
+
+
+def test_tournament_report_counts_fair_shares_and_pair_shares():
+    def s(bots_, winners):
+        return {"bots": bots_, "winners": winners}
+    mixed = simulate.tournament_report("mixed", [s(["a", "b", "c", "d"], [0]), s(["b", "a", "c", "d"], [0, 1])])
+    assert mixed["bots"]["a"] == {"seats": 2, "wins": 2, "win_share": 1.0, "vs_fair": 4.0}
+    assert mixed["bots"]["b"]["vs_fair"] == 2.0 and mixed["bots"]["c"]["wins"] == 0
+    pairs = simulate.tournament_report("pairs", [s(["a", "b"], [0]), s(["b", "a"], [0]), s(["b", "a"], [1])])
+    assert pairs["pairs"] == [{"bots": ["a", "b"], "games": 3, "wins": [2, 1], "share": 0.667}]
+
+
+def test_the_report_gives_the_one_ship_share_and_each_components_rate():
+    summaries = simulate.simulate(["shipwright", "random"], games=1, seed=3)
+    rep = simulate.report(summaries)
+    s = summaries[0]
+    assert len(s["contracts_dealt"]) == 2 and all(len(d) == 4 for d in s["contracts_dealt"])
+    assert rep["one_ship_over_40"] == sum(x > 0.4 for x in s["best_ship_share"]) / 2
+    comp = rep["components"]
+    assert sum(r["dealt"] for r in comp["contracts"].values()) == 8
+    assert set(comp["employees"]) == set(bots.data.employees())
+    kept = [c for seat in s["contracts_kept"] for c in seat]
+    assert all(comp["contracts"][c]["kept_share"] > 0 for c in kept)

@@ -30,9 +30,9 @@ ITEMS = ("smokestack", "sail", "crane", "cannon", "captain", "stoker", "marine",
 
 def _build_scene(money=START_MONEY):
     state = acting(game(2), "build", done=False)
-    set_market(state, "bow", ["B05", "B01", "B02"])  # costs 1, 0, 0
-    set_market(state, "middle", ["M12", "M26", "M01"])  # 1, 2, 0
-    set_market(state, "stern", ["S12", "S05", "S01"])  # 2, 1, 0
+    set_market(state, "bow", ["B15", "B01", "B02"])  # costs 1, 0, 0 (deck 2 but B01, B02)
+    set_market(state, "middle", ["M32", "M44", "M01"])  # 1, 2, 0
+    set_market(state, "stern", ["S20", "S15", "S01"])  # 2, 1, 0
     set_money(state, 0, money)
     return state
 
@@ -46,9 +46,9 @@ def build(*pairs):
 
 @pytest.mark.parametrize(("pairs", "cost"), [
     ((("B01", 0),), 0),
-    ((("B05", 0), ("M26", 1)), 3),
-    ((("B05", 2), ("M12", 3), ("S12", 4)), 4),
-    ((("M01", 5), ("S05", 7)), 1),
+    ((("B15", 0), ("M44", 1)), 3),
+    ((("B15", 2), ("M32", 3), ("S20", 4)), 4),
+    ((("M01", 5), ("S15", 7)), 1),
 ])
 def test_build_pays_each_tile_and_places_it(pairs, cost):
     state = _build_scene()
@@ -62,7 +62,7 @@ def test_build_pays_each_tile_and_places_it(pairs, cost):
 
 def test_a_build_that_completes_a_ship_says_so():
     state = _build_scene()
-    events = send(state, build(("B05", 2), ("M12", 3), ("S12", 4)))
+    events = send(state, build(("B15", 2), ("M32", 3), ("S20", 4)))
     assert of_type(events, "ship-completed") == [{"type": "ship-completed", "seat": 0, "slot": 2, "length": 3}]
 
 
@@ -76,7 +76,7 @@ def test_a_build_that_completes_a_ship_says_so():
     ((("M01", 0),), 10, {}, "no-ship-possible"),
     ((("B01", 1),), 10, {2: "S02"}, "no-ship-possible"),  # a bow right before a stern
     ((("B01", 1), ("B02", 4)), 10, {2: "S02"}, "no-ship-possible"),
-    ((("B05", 0), ("M26", 1)), 2, {}, "cannot-afford"),
+    ((("B15", 0), ("M44", 1)), 2, {}, "cannot-afford"),
 ])
 def test_build_refusals(pairs, money, yard, code):
     state = _build_scene(money)
@@ -89,7 +89,7 @@ def test_build_refusals(pairs, money, yard, code):
 @pytest.mark.parametrize(("pairs", "yard"), [
     ((("B01", 1),), {2: "B04"}),  # the bow in slot 3 leaves first, then slot 2's ship can form
     ((("S01", 7),), {}),
-    ((("M01", 1), ("M26", 5)), {0: "B04", 7: "S02"}),
+    ((("M01", 1), ("M44", 5)), {0: "B04", 7: "S02"}),
     ((("S01", 3),), {0: "B04", 4: "B06"}),  # 4 is a ship's bow once 3 has left with 0's ship
 ])
 def test_build_accepts_placements_every_tile_can_still_leave_from(pairs, yard):
@@ -118,10 +118,10 @@ def test_the_market_column_slides_down_and_refills_from_its_supply():
     state = _build_scene()
     nxt = state["supply"]["bow"][0]
     left = len(state["supply"]["bow"])
-    send(state, build(("B05", 0)))
+    send(state, build(("B15", 0)))
     assert state["market"]["bow"] == ["B01", "B02", nxt]
     assert len(state["supply"]["bow"]) == left - 1
-    assert state["market"]["middle"] == ["M12", "M26", "M01"]  # other parts untouched
+    assert state["market"]["middle"] == ["M32", "M44", "M01"]  # other parts untouched
 
 
 def test_taking_a_parts_last_supply_tile_triggers_the_stack_end():
@@ -129,7 +129,7 @@ def test_taking_a_parts_last_supply_tile_triggers_the_stack_end():
     last = state["supply"]["stern"][-1]
     state["supply"]["stern"] = [last]  # the others, out of the game for this test
     events = send(state, build(("S01", 2)))
-    assert state["market"]["stern"] == ["S12", "S05", last] and state["supply"]["stern"] == []
+    assert state["market"]["stern"] == ["S20", "S15", last] and state["supply"]["stern"] == []
     assert of_type(events, "end-triggered") == [{"type": "end-triggered", "reason": "stack", "part": "stern"}]
     assert state["end"]["reason"] == "stack"
 
@@ -150,7 +150,7 @@ def rent(tile, x, y, rotation=0):
 
 @pytest.mark.parametrize(("command", "money", "code"), [
     (rent("C02", 0, 1), 10, "not-in-market"),
-    (rent("C30", 0, 1), 2, "cannot-afford"),
+    (rent("C30", 0, 1), 1, "cannot-afford"),  # C30 costs 2
     (rent("C01", 0, 0), 10, "cell-taken"),  # the start tile's cell
     (rent("C01", 3, 3), 10, "not-adjacent"),
     (rent("C01", 1, 0, 1), 10, "sides-mismatch"),  # its west mouth against the start's east bank
@@ -166,8 +166,8 @@ def test_rent_canal_refusals(command, money, code):
     (rent("C01", 0, 1), 0),
     (rent("C01", 0, -1, 2), 0),
     (rent("C09", 0, 1), 0),  # a bend, its north mouth meeting the start's south one
-    (rent("C06", 0, -1), 2),
-    (rent("C30", 0, 1, 3), 3),
+    (rent("C06", 0, -1), 1),
+    (rent("C30", 0, 1, 3), 2),
 ])
 def test_rent_canal_pays_places_and_refills(command, cost):
     state = _canal_scene()
@@ -251,7 +251,7 @@ def test_wheel_refusals(steps, money, code):
 def _hire_scene(held=(), money=START_MONEY):
     state = acting(game(2), "employee", done=False)
     set_wheel_stop(state, 1, ["E09", "E01", "E02"])  # costs 1, 0, 1
-    set_wheel_stop(state, 3, ["E10", "E14", None])  # 2, 1, (empty)
+    set_wheel_stop(state, 3, ["E10", "E14", None])  # 2, 0, (empty)
     give_employees(state, 0, *held)
     set_money(state, 0, money)
     return state
@@ -261,7 +261,7 @@ def _hire_scene(held=(), money=START_MONEY):
     ((), 1, 0, 1),
     ((), 1, 1, 0),
     ((), 3, 0, 2 + 2),  # two paid steps and the derrick fitter's 2
-    (("E26",), 3, 1, 1 + 1),  # the office boy's free step
+    (("E26",), 3, 1, 1 + 0),  # the office boy's free step
     (("E25",), 3, 0, 0 + 2),
     (("E01",), 1, 2, 1),  # level 2 with its level 1
 ])

@@ -158,7 +158,7 @@ def test_the_final_build_offers_only_the_tiles_that_complete_a_ship_and_skips_se
 
 def test_a_final_build_the_seat_cannot_pay_for_is_skipped():
     state = _final_action()
-    set_market(state, "stern", ["S12", "S20", "S21"])  # all cost 2
+    set_market(state, "stern", ["S20", "S21", "S22"])  # all cost 2
     for s in range(3):
         choose(state, "equipment")
         send(state, {"cmd": "manufacture", "steps": 1})
@@ -224,8 +224,8 @@ FLEET = [
 ]
 
 CONTRACTS = [
-    ("K01", 3), ("K02", 0), ("K03", 3), ("K04", 0), ("K05", 3), ("K06", 4), ("K07", 2), ("K08", 2), ("K09", 2),
-    ("K10", 5), ("K11", 10), ("K12", 6), ("K13", 3), ("K14", 3), ("K15", 6), ("K16", 3), ("K17", 6), ("K18", 6),
+    ("K01", 4), ("K02", 2), ("K03", 4), ("K04", 2), ("K05", 3), ("K06", 2), ("K07", 3), ("K08", 3), ("K09", 3),
+    ("K10", 10), ("K11", 10), ("K12", 2), ("K13", 3), ("K14", 3), ("K15", 9), ("K16", 3), ("K17", 6), ("K18", 6),
 ]
 
 
@@ -261,9 +261,9 @@ def test_scores_count_cruises_the_best_kept_contracts_and_traders():
     state = _scored([0, 0, 0], fleets={0: FLEET}, contracts={0: ["K10", "K15", "K02", "K04"]},
                     employees={0: ("E01", "E02"), 1: ("E03",)})
     s0, s1, s2 = state["scores"]
-    assert s0["cruises"] == 25 and s0["contracts"] == 6 + 5 and s0["traders"] == 1 + 3
-    assert s0["contract_points"] == {"K15": 6, "K10": 5}
-    assert s0["total"] == 25 + 11 + 4
+    assert s0["cruises"] == 25 and s0["contracts"] == 10 + 9 and s0["traders"] == 1 + 3
+    assert s0["contract_points"] == {"K10": 10, "K15": 9}
+    assert s0["total"] == 25 + 19 + 4
     assert (s1["total"], s1["traders"]) == (1, 1) and s2["total"] == 0
     assert state["winners"] == [0]
 

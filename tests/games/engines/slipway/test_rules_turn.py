@@ -129,10 +129,10 @@ def _bows_only(state, s=0):
 def _broke(state, s=0):
     """``s`` has no money and nothing costs nothing: build, canal, commodity and employee cannot be performed."""
     set_money(state, s, 0)
-    set_market(state, "bow", ["B05", "B06", "B07"])
-    set_market(state, "middle", ["M12", "M13", "M14"])
-    set_market(state, "stern", ["S05", "S06", "S07"])
-    set_canal_market(state, ["C03", "C04", "C05", "C06"])
+    set_market(state, "bow", ["B15", "B16", "B17"])  # deck 2, cost 1 each
+    set_market(state, "middle", ["M32", "M33", "M34"])
+    set_market(state, "stern", ["S15", "S16", "S17"])
+    set_canal_market(state, ["C06", "C13", "C15", "C16"])  # cost 1 each
     set_wheel_stop(state, 1, ["E09", "E10", "E11"])
 
 
@@ -169,8 +169,8 @@ def test_income_is_one_per_cube_nearer_the_front(cubes, chosen, income):
     assert state["track"][SEVEN.index(chosen)]["cube"] == 0
 
 
-# Goods tiles of ``goods.json``: G01-G04 single goods (cost 1), G05-G08 pairs (cost 2). Canal tiles C03 and C04
-# cost 1, C06 2 (a centre and a feature).
+# Goods tiles of ``goods.json``: G01-G04 single goods (cost 1), G05-G08 pairs (cost 2). ``_broke``'s canal tiles
+# and ship tiles cost 1 each.
 PAIRS = ["G05", "G06", "G07", "G08"]
 
 
@@ -179,7 +179,7 @@ PAIRS = ["G05", "G06", "G07", "G08"]
     ({}, "commodity", {"crew": 1, "employee": 2}, None),  # 0 coins + 2 income pays a pair (2)
     ({}, "commodity", {"crew": 1}, "cannot-afford"),  # + 1 income: not 2
     ({}, "commodity", {"build": 1, "canal": 2}, "cannot-afford"),  # cubes behind pay nothing
-    ({}, "canal", {"employee": 1}, None),  # + 1 income pays C03 (1)
+    ({}, "canal", {"employee": 1}, None),  # + 1 income pays a canal tile of 1
     ({}, "build", {"canal": 1}, None),  # + 1 income pays a bow of cost 1
     ({"choice_income": "counted"}, "commodity", {"crew": 1, "employee": 2}, None),
     # the option's other reading: only the money held before the cube goes down
@@ -229,7 +229,7 @@ def test_bonus_costs_six_and_its_action_is_performed():
     send(state, {"cmd": "manufacture", "steps": 1})
     send(state, {"cmd": "recruit", "steps": 1})
     assert state["turn"]["bonus_done"] and state["turn"]["main_done"]
-    assert player(state)["items"]["smokestack"] == 1 and player(state)["items"]["captain"] == 2
+    assert player(state)["items"]["smokestack"] == 1 and player(state)["items"]["captain"] == 3 + 1
 
 
 @pytest.mark.parametrize(("money", "action", "code"), [
@@ -327,8 +327,8 @@ def test_the_turn_ends_by_itself_after_the_last_cruise():
 
 
 def test_discards_are_owed_at_the_marked_removals_and_made_first():
-    state = _third_player_turn()  # 3 players: discards at removals 2 and 4
-    state["timer"].update(space=5, removals=1, queue=4)
+    state = _third_player_turn()  # 3 players: discards at removals 3 and 5 (countdown 7)
+    state["timer"].update(space=5, removals=2, queue=5)
     events = end_turn(state)
     assert len(of_type(events, "discard-owed")) == 3
     assert [p["discards_owed"] for p in state["players"]] == [1, 1, 1]
@@ -344,10 +344,10 @@ def test_discards_are_owed_at_the_marked_removals_and_made_first():
     assert seat(state) == 1 and state["turn"]["stage"] == "discard"  # at the start of its next turn
 
 
-@pytest.mark.parametrize(("removals", "owed"), [(0, 0), (2, 0), (3, 1)])
+@pytest.mark.parametrize(("removals", "owed"), [(0, 0), (1, 0), (3, 0), (2, 1), (4, 1)])
 def test_no_discard_at_other_removals(removals, owed):
-    state = _third_player_turn()  # 3 players: discards at removals 2 and 4
-    state["timer"].update(space=5, removals=removals, queue=5 - removals)
+    state = _third_player_turn()  # 3 players: discards at removals 3 and 5 (countdown 7)
+    state["timer"].update(space=5, removals=removals, queue=7 - removals)
     end_turn(state)
     assert [p["discards_owed"] for p in state["players"]] == [owed] * 3
 
@@ -356,7 +356,7 @@ def test_a_second_discard_only_down_to_the_kept_contracts():
     state = _third_player_turn()
     for p in state["players"]:
         p["contracts"] = p["contracts"][:2]  # already down to contracts_kept
-    state["timer"].update(space=5, removals=3, queue=2)
+    state["timer"].update(space=5, removals=4, queue=3)  # the removal about to come is the 5th: a discard's
     events = end_turn(state)
     assert not of_type(events, "discard-owed") and state["turn"]["stage"] == "choose"
 

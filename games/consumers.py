@@ -271,6 +271,16 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
             return
         await self._seat_lost(Unauthorized("seat-moved", selectors.SEAT_MOVED_MESSAGE), seat=event.get("seat"))
 
+    async def seats_reordered(self, event: dict[str, Any]) -> None:
+        """The host reordered the waiting room's seats (games/seating.py): this socket's token
+        keeps its seat row, whose index may have changed. The snapshot looks it up again, then
+        the client is told its seat's index (``{"type": "seat", "seat"}``: the page keeps it)."""
+        if broadcast.is_own_copy(event) or self.actor.seat is None or self.lost:
+            return
+        await self._send_snapshot()
+        if not self.lost:
+            await self._send_json({"type": "seat", "seat": self.actor.seat})
+
     async def _seat_lost(self, error: ServiceError, seat: int | None = None) -> None:
         """Tell the client why its token holds nothing any more, and close (4000 + the status)."""
         if self.lost:
@@ -317,9 +327,14 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         game = selectors.game_get(code=self.code)
         prefetch_related_objects([game], "seats")  # the summary's one query, also read below
         if self.token_digest and not selectors.token_current(game=game, actor=self.actor, digest=self.token_digest):
-            # Its seat moved to another device after the handshake read it, before this socket
-            # joined the game's group (so it missed the news): say so now.
-            raise selectors.token_lost(self.token_digest)
+            # The host reordered the waiting room's seats (games/seating.py): the token's seat row
+            # has another index now; else its seat moved to another device after the handshake
+            # read it, before this socket joined the game's group (so it missed the news): say so now.
+            seat = selectors.seat_for_token_hash(self.token_digest, game.seats.all())
+            if seat is None:
+                raise selectors.token_lost(self.token_digest)
+            self.actor = selectors.Actor(game_id=game.id, seat=seat.index, is_host=self.actor.is_host or seat.is_host)
+            self.view_key = broadcast.view_key(seat.index)
         self._presence_open(game)
         texts = [broadcast.dumps({"type": "game", "game": selectors.game_summary(game)})]
         if game.state is not None:

@@ -32,7 +32,10 @@ from .turns import game_watch, turns_track
 
 log = logging.getLogger(__name__)
 
-PALETTE = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+# The seats' colours, one palette for the waiting room and every title: the Okabe–Ito eight (told apart
+# with the common colour-vision deficiencies), named as the titles' COLORS name them; static/js/junction.js
+# draws them. The colour a seat picks is the colour it plays (game_start hands them to setup).
+PALETTE = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "black")
 MAX_CAS_RETRIES = 5
 PLATFORM_COMMANDS = {spec.name for spec in PLATFORM}
 
@@ -227,14 +230,17 @@ def game_start(*, code: str, actor: Actor) -> CommandResult:
         raise ServiceError(
             "not-enough-players", f"{engine.title} needs at least {engine.min_players} players; {len(seats)} seated."
         )
+    options = game.options
+    if getattr(engine, "takes_seat_colors", False):  # a title with colours: each seat plays its own (seat_colors.py)
+        options = {**options, "seat_colors": [s.color for s in seats]}
     try:
-        state = engine.setup(players=[s.name for s in seats], options=game.options, seed=game.seed)
+        state = engine.setup(players=[s.name for s in seats], options=options, seed=game.seed)
     except RulesError as exc:
         raise ServiceError(exc.code, exc.message) from None
     events = [{"type": "game-started", "players": [s.name for s in seats]}]
     with transaction.atomic():
         updated = Game.objects.filter(pk=game.pk, version=0, status=Game.Status.LOBBY).update(
-            state=state, version=1, status=Game.Status.ACTIVE, started_at=timezone.now(), updated_at=timezone.now()
+            options=options, state=state, version=1, status=Game.Status.ACTIVE, started_at=timezone.now(), updated_at=timezone.now()
         )
         if not updated:
             raise Conflict("game-started", "This game has already started.")

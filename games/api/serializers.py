@@ -246,6 +246,19 @@ class CommandResultSerializer(serializers.Serializer):
     events = serializers.ListField(child=serializers.DictField())
 
 
+class SeatOrderSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=99), max_length=100,
+        help_text="Every seat's current index once, in the new order: the seat at order[i] moves to index i.",
+    )
+
+
+class SeatsOrderedSerializer(serializers.Serializer):
+    """The waiting room's seats after the host reordered them."""
+
+    game = GameSummarySerializer()
+
+
 class SeatChangedSerializer(serializers.Serializer):
     """A seat handed to a bot or taken back: the logged action's result (null: nothing changed) and the game."""
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games", views.GamesView.as_view(), name="api-games"),
     path("games/<gamecode:code>", views.GameView.as_view(), name="api-game"),
     path("games/<gamecode:code>/seats", views.SeatsView.as_view(), name="api-seats"),
+    path("games/<gamecode:code>/seats/order", views.SeatOrderView.as_view(), name="api-seats-order"),
     path("games/<gamecode:code>/seats/<int:seat>/rejoin-code", views.RejoinCodeView.as_view(), name="api-rejoin-code"),
     path("games/<gamecode:code>/rejoin", views.RejoinView.as_view(), name="api-rejoin"),
     path("games/<gamecode:code>/seats/me/return", views.SeatReturnView.as_view(), name="api-seat-return"),

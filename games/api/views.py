@@ -15,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import readcache, selectors, services
+from games import readcache, seating, selectors, services
 from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
@@ -292,6 +292,28 @@ def _seat_changed_response(result, code: str) -> Response:
     """A seat change's answer: the logged action's result (null when nothing changed) and the game."""
     return Response({"result": result.to_json() if result is not None else None,
                      "game": selectors.game_summary(selectors.game_get(code=code))})
+
+
+class SeatOrderView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=s.SeatOrderSerializer,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.SeatsOrderedSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Reorder the waiting room's seats (host)",
+        description=(
+            "`order` lists every seat's current index once: the seat at `order[i]` becomes seat `i` (the game's "
+            "turn order and colours follow the seats). Each person keeps their seat, token and colour; only its "
+            "index changes. 400 `bad-seat-order` for a list that is not a reordering of the seats, 403 "
+            "`host-only` for any token but the host's, 409 `game-started` once the game has started."
+        ),
+    )
+    def post(self, request, code):
+        data = validated(s.SeatOrderSerializer, request)
+        game = selectors.game_get(code=code)
+        seating.seats_reorder(code=code, actor=actor_for(request, game), order=list(data["order"]))
+        return Response({"game": selectors.game_summary(selectors.game_get(code=code))})
 
 
 class SeatReturnView(APIView):

@@ -5,7 +5,7 @@
   if (!form) return;
   const known = Junction.seatFor(game.code);
   if (known && known.seat !== null && known.seat !== undefined) { location.href = "/games/" + game.code + "/"; return; }
-  const colors = ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"];
+  const colors = Junction.PALETTE.map((c) => c.name);  // the seats' palette (Okabe–Ito): the colour you play
   const taken = new Set(game.seats.map((s) => s.color));
   const box = document.getElementById("color-choices");
   let first = true;
@@ -13,7 +13,7 @@
     const id = "color-" + color;
     const input = Junction.el("input", { type: "radio", name: "color", value: color, id, disabled: taken.has(color) });
     if (!taken.has(color) && first) { input.checked = true; first = false; }
-    box.append(Junction.el("label", { class: "swatch swatch-" + color, for: id, title: color }, input, Junction.el("span", { text: color })));
+    box.append(Junction.el("label", { class: "swatch swatch-" + color, for: id, title: Junction.colorLabel(color) }, input, Junction.el("span", { text: Junction.colorLabel(color) })));
   }
   const errorBox = document.getElementById("join-error");
   form.addEventListener("submit", async (event) => {

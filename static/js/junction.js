@@ -18,6 +18,31 @@ const Junction = (() => {
   // allTokens(): every game this browser holds a token for, {code: {token, seat, host}} (My games
   // offers to add their seats to the signed-in account: static/js/my_games.js).
 
+  // ---- the seats' colours: one palette for the waiting room and every title ------------------
+  /* The Okabe–Ito palette (Okabe & Ito 2002, "Color Universal Design"): eight colours told apart
+   * with the common colour-vision deficiencies (protan, deutan, tritan). The names are
+   * games/services.py PALETTE's, in its order (a seat's default colour is the first one free), and
+   * the colour a seat picks in the waiting room is the colour it plays (the engines take it at
+   * setup). The CSS reads them as --seat-NAME (set below). Games seated before this palette keep
+   * their old colour names: LEGACY draws them as they were. */
+  const PALETTE = [
+    { name: "orange", hex: "#E69F00", label: "Orange" }, { name: "sky", hex: "#56B4E9", label: "Sky blue" },
+    { name: "green", hex: "#009E73", label: "Bluish green" }, { name: "yellow", hex: "#F0E442", label: "Yellow" },
+    { name: "blue", hex: "#0072B2", label: "Blue" }, { name: "vermilion", hex: "#D55E00", label: "Vermilion" },
+    { name: "purple", hex: "#CC79A7", label: "Reddish purple" }, { name: "black", hex: "#000000", label: "Black" },
+  ];
+  const LEGACY = { red: "#c0392b", white: "#f8f8f8" };
+  const SEAT_HEX = Object.assign({}, LEGACY, Object.fromEntries(PALETTE.map((c) => [c.name, c.hex])));
+  /* The colour (#rrggbb) to draw a seat of colour `name` in; for a name not in the palette, `fallback`
+   * (when given, even null) else grey. */
+  function seatColor(name, fallback) {
+    return SEAT_HEX[String(name || "").trim().toLowerCase()] || (fallback === undefined ? "#777777" : fallback);
+  }
+  function colorLabel(name) { const c = PALETTE.find((p) => p.name === name); return c ? c.label : String(name || ""); }
+  if (typeof document !== "undefined" && document.documentElement) {
+    for (const c of PALETTE) document.documentElement.style.setProperty("--seat-" + c.name, c.hex);
+  }
+
   // The socket's heartbeat: the exact frames games/consumers.py answers without other work.
   const PING = '{"type":"ping"}', PONG = '{"type":"pong"}';
 
@@ -207,6 +232,9 @@ const Junction = (() => {
             document.dispatchEvent(new CustomEvent("junction:game", { detail: msg.game }));
             if (handlers.onGame) handlers.onGame(msg.game);
           }
+        } else if (msg.type === "seat") {
+          // The host reordered the waiting room's seats: this token's seat has this index now.
+          if (Number.isInteger(msg.seat)) { saveSeat(code, { seat: msg.seat }); if (handlers.onSeat) handlers.onSeat(msg.seat); }
         } else if (msg.type === "result" || msg.type === "error") {
           const waiter = msg.command_id && pending.get(msg.command_id);
           if (waiter) { pending.delete(msg.command_id); waiter(msg); }
@@ -558,5 +586,5 @@ const Junction = (() => {
   }
 
   return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, summaryOlder, el, readJson, showError, newCommandId,
-           text, number, plural, pluralWord, announce, liveBadge, MISSING, turnAlert };
+           text, number, plural, pluralWord, announce, liveBadge, MISSING, turnAlert, PALETTE, seatColor, colorLabel };
 })();

@@ -27,10 +27,11 @@ Junction.RailMap = (() => {
   const GOODS_STEP_PX = 30;  // goods show once neighbouring mileposts are this far apart
   const LABEL_PX = 12, GOODS_PX = 11;  // label sizes on screen (match railmap.css)
   const LAYOUTS = ["odd-q-up", "odd-r"];
-  // The site's seat colour names (junction.css) in its own tones; any other CSS colour passes.
-  const HOUSE_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98",
-                         orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
-  const FALLBACK_COLORS = ["#c0392b", "#2467b0", "#2e8b57", "#e0b400", "#7d3c98", "#e67e22", "#222222", "#0f8f91"];
+  // The seats' colour names in the site's palette (Junction.PALETTE, Okabe–Ito: static/js/junction.js);
+  // any other CSS colour passes. Without junction.js (a test page), the same eight in seat order.
+  const SITE = typeof Junction !== "undefined" && Junction.PALETTE ? Junction : null;
+  const OKABE_ITO = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#000000"];
+  const FALLBACK_COLORS = SITE ? SITE.PALETTE.map((c) => c.hex) : OKABE_ITO;
   // Terrains other than clear and mountain: a shape and a fill each, in order of first use.
   const OTHER_SHAPES = ["square", "diamond", "plus", "bar", "pentagon", "star"];
   const OTHER_FILLS = ["#3f7a34", "#2f6f8f", "#8a6a1d", "#6b4a8a", "#8a3b3b", "#406060"];
@@ -239,7 +240,7 @@ Junction.RailMap = (() => {
   }
 
   function colorOf(value, seat) {
-    if (typeof value === "string" && value.trim()) return HOUSE_COLORS[value.trim().toLowerCase()] || value.trim();
+    if (typeof value === "string" && value.trim()) return (SITE && SITE.seatColor(value, null)) || value.trim();
     const n = Number(seat);
     return FALLBACK_COLORS[Number.isInteger(n) && n >= 0 ? n % FALLBACK_COLORS.length : 0];
   }

@@ -15,13 +15,16 @@
     if (Junction.summaryOlder(game, summary)) return;
     summary = game;
     $("seat-count").textContent = game.seats.length + "/" + game.max_players;
-    $("seat-list").replaceChildren(...game.seats.map((s) =>
-      Junction.el("li", { class: "seat" + (s.index === mine.seat ? " me" : ""), "data-seat": s.index },
-        Junction.el("span", { class: "dot dot-" + s.color }), s.name,
+    const lobby = game.status === "lobby";
+    const reorder = lobby && mine.host && game.seats.length > 1;  // the host's ↑/↓: the seats' order is the game's
+    $("seat-list").replaceChildren(...game.seats.map((s, k) =>
+      Junction.el("li", { class: "seat" + (s.index === mine.seat ? " me" : ""), "data-seat": s.index, "data-color": s.color },
+        Junction.el("span", { class: "dot dot-" + s.color, title: Junction.colorLabel(s.color) }), s.name,
         s.is_host ? Junction.el("span", { class: "tag", text: "host" }) : null,
         s.is_bot ? Junction.el("span", { class: "tag", text: s.bot + " bot" }) : null,
-        s.index === mine.seat ? Junction.el("span", { class: "tag you", text: "you" }) : null)));
-    const lobby = game.status === "lobby";
+        s.index === mine.seat ? Junction.el("span", { class: "tag you", text: "you" }) : null,
+        reorder ? Junction.el("span", { class: "seat-move" },
+          moveButton(game, k, -1, "↑", "Move " + s.name + " up"), moveButton(game, k, 1, "↓", "Move " + s.name + " down")) : null)));
     $("waiting-room").hidden = !lobby;
     $("play").hidden = lobby;
     $("host-controls").hidden = !(lobby && mine.host);
@@ -63,6 +66,11 @@
   const connection = Junction.connectGame(code, mine.token, {
     onStatus: Junction.liveBadge($("conn")),
     onGame: renderGame,
+    onSeat(seat) {  // the host reordered the seats: this device's seat has this index now (junction.js saved it)
+      mine.seat = seat;
+      context.seat = seat;
+      renderGame(summary);
+    },
     onState(payload) {
       document.body.dataset.version = payload.version;
       if (window.JunctionPlay) window.JunctionPlay.render(payload, context);
@@ -74,6 +82,24 @@
       Junction.showError(errorBox, error.message);
     },
   });
+
+  /* The host moves the seat at position k of the list one place (POST …/seats/order, games/seating.py):
+   * the summary the change broadcasts redraws the list. */
+  function moveButton(game, k, step, label, words) {
+    const to = k + step;
+    const button = Junction.el("button", { type: "button", class: "seat-move-" + (step < 0 ? "up" : "down"), "aria-label": words, title: words,
+      text: label, disabled: to < 0 || to >= game.seats.length });
+    button.addEventListener("click", async () => {
+      Junction.showError(errorBox, "");
+      const order = game.seats.map((s) => s.index);
+      [order[k], order[to]] = [order[to], order[k]];
+      button.disabled = true;
+      const result = await Junction.api("POST", "/api/games/" + code + "/seats/order", { order }, mine.token);
+      if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); button.disabled = false; return; }
+      renderGame(result.data.game);
+    });
+    return button;
+  }
 
   const context = {
     code, seat: mine.seat, token: mine.token, host: !!mine.host,

@@ -12,7 +12,6 @@
   const plural = (n, word) => Junction.plural(n, word);
   const cityCount = (n) => Junction.plural(n, "city", "cities");
   const PHASES = { ranking: "Choosing starting routes", engines: "Placing engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
-  const SEAT_COLORS = { red: "#c0392b", blue: "#2467b0", green: "#2e8b57", yellow: "#e0b400", purple: "#7d3c98", orange: "#e67e22", black: "#222222", white: "#f8f8f8" };
   // Independents differ from the players in hue and in shape, and from one another in colour
   // and pattern at once. Hue: the gaps between the seat colours' hues (teal, magenta, olive,
   // indigo; each dark and light), at least 30° from every seat colour's. Shape: an independent's
@@ -60,7 +59,7 @@
     return node;
   }
   const seatInfo = (seat) => (summary.seats || []).find((s) => s.index === seat);
-  const seatColor = (seat) => SEAT_COLORS[(seatInfo(seat) || {}).color] || "#777";
+  const seatColor = (seat) => Junction.seatColor((seatInfo(seat) || {}).color, "#777");  // the seats' palette (junction.js)
   const playerName = (seat) => {
     if (seat === null || seat === undefined) return "the host";
     const p = view && view.players.find((x) => x.seat === seat);

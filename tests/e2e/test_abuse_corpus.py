@@ -118,7 +118,7 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
 
         # Every field of every body, and every query parameter.
         bodies = {
-            "/api/games": {"kind": "toy", "name": "Ann", "color": "red", "options": {"target": 10}},
+            "/api/games": {"kind": "toy", "name": "Ann", "color": "vermilion", "options": {"target": 10}},
             f"/api/games/{lobby['code']}/seats": {"name": "Bo", "color": "blue"},
             f"/api/games/{code}/commands": {"cmd": "add", "n": 1, "command_id": "c-1", "expected_version": before[0]},
         }

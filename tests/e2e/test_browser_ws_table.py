@@ -14,7 +14,7 @@ from tests.e2e.conftest import auth
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-SEAT_HEX = {"red": "#c0392b", "blue": "#2467b0", "green": "#2e8b57", "yellow": "#e0b400", "purple": "#7d3c98", "orange": "#e67e22", "black": "#222222", "white": "#f8f8f8"}
+SEAT_HEX = {"orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2", "vermilion": "#D55E00", "purple": "#CC79A7", "black": "#000000"}  # Junction.PALETTE (Okabe–Ito)
 
 
 def wait_version(page, at_least: int) -> None:
@@ -40,7 +40,7 @@ def test_table_screen_draws_the_board_and_follows_setup_live(live_server_url, ne
     assert created.status_code == 201, created.text
     code, host_token = created.json()["code"], created.json()["host_token"]
     tokens = []
-    for name, color in (("Ada", "red"), ("Ben", "blue"), ("Cleo", "green")):
+    for name, color in (("Ada", "vermilion"), ("Ben", "blue"), ("Cleo", "green")):
         seat = httpx.post(f"{url}/api/games/{code}/seats", json={"name": name, "color": color})
         assert seat.status_code == 201, seat.text
         tokens.append(seat.json()["token"])

@@ -54,10 +54,11 @@ WIN_GOLD = 250
 LEY_LINE = "The Ley Line"
 PRISM_BRIDGE = "The Prism Bridge"
 
-# Players' colours: the Okabe–Ito palette, the first six in seat order.
+# Players' colours: the Okabe–Ito palette (the waiting room's, games/services.py PALETTE), the first
+# six in seat order unless the game carries the seats' own (seat_colors.py).
 COLORS: dict[str, str] = {
     "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
-    "vermilion": "#D55E00",
+    "vermilion": "#D55E00", "purple": "#CC79A7", "black": "#000000",
 }
 
 

@@ -42,6 +42,7 @@ from ..base import Command, Engine, Event, Option, RulesError, State, places_fro
 from ..rail_core import Fee, RailHooks, SectionCost
 from ..rail_core.mapdata import RailMap
 from ..rng import Rng, seed_state
+from ..seat_colors import options_split, seat_colors
 from . import data
 from .commands import COMMANDS, VIEW_FIELDS
 from .data import (
@@ -297,6 +298,7 @@ class Runerail(Engine):
     title = "Runerail"
     min_players = 2
     max_players = 6
+    takes_seat_colors = True  # setup takes the waiting room's colours (seat_colors.py)
     bots = ("random", "planner")
     commands = COMMANDS
     view_fields = VIEW_FIELDS
@@ -321,8 +323,15 @@ class Runerail(Engine):
 
     # -- setup -----------------------------------------------------------------------------------------
 
+    def normalize_options(self, options: dict[str, Any] | None, *, stored: bool = False) -> dict[str, Any]:
+        """The options, and a stored game's ``seat_colors`` (the waiting room's colours: seat_colors.py)."""
+        options, chosen = options_split(options, stored=stored)
+        clean = super().normalize_options(options, stored=stored)
+        return clean if chosen is None else {**clean, "seat_colors": chosen}
+
     def setup(self, *, players: list[str], options: dict[str, Any], seed: int) -> State:
         options = self.normalize_options(options, stored=True)
+        chosen = options.pop("seat_colors", None)  # the waiting room's colours, when the game has them
         require(isinstance(players, list) and self.min_players <= len(players) <= self.max_players,
                 "bad-player-count", f"Runerail takes {self.min_players} to {self.max_players} players.")
         rng = Rng(seed_state(seed))
@@ -332,7 +341,7 @@ class Runerail(Engine):
             rng.shuffle(order)
         deck = data.deck()
         rng.shuffle(deck)
-        colors = list(COLORS)
+        colors = seat_colors(list(COLORS), len(players), chosen)
         start = data.start_loco()
         state: State = {
             "kind": KIND,

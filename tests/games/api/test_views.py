@@ -203,7 +203,7 @@ def test_join_validation_and_bots(api_client):
     code = created["code"]
     assert_error(post(api_client, f"/api/games/{code}/seats", {}), 400, "invalid-request")
     assert_error(post(api_client, f"/api/games/{code}/seats", {"name": "x" * 41}), 400, "invalid-request")
-    assert_error(post(api_client, f"/api/games/{code}/seats", {"name": "Bo", "color": "red"}), 400, "color-taken")
+    assert_error(post(api_client, f"/api/games/{code}/seats", {"name": "Bo", "color": "orange"}), 400, "color-taken")
     assert_error(post(api_client, f"/api/games/{code}/seats", {"bot": "random"}), 401, "token-required")
     assert_error(post(api_client, f"/api/games/{code}/seats", {"bot": "genius"}, created["host_token"]), 400, "unknown-bot")
     bot = post(api_client, f"/api/games/{code}/seats", {"bot": "random"}, created["host_token"])

@@ -76,7 +76,7 @@ def test_the_free_text_routes_are_the_ones_this_test_knows():
         "admin/^(?P<app_label>auth|games|companion|players|account)/$",
         "accounts/^confirm-email/(?P<key>[-:\\w]+)/$",
         "accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$",
-        "api/kinds/<slug:kind>/content", "ratings/<slug:kind>/", "players/<str:username>/",
+        "api/kinds/<slug:kind>/content", "ratings/<slug:kind>/", "players/<str:username>/", "rules/<slug:kind>/",
     }
 
 

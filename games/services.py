@@ -225,20 +225,25 @@ def game_start(*, code: str, actor: Actor) -> CommandResult:
     if game.status != Game.Status.LOBBY:
         raise Conflict("game-started", "This game has already started.", version=game.version)
     engine = get_engine(game.kind)
-    seats = list(game.seats.all())
-    if len(seats) < engine.min_players:
-        raise ServiceError(
-            "not-enough-players", f"{engine.title} needs at least {engine.min_players} players; {len(seats)} seated."
-        )
-    options = game.options
-    if getattr(engine, "takes_seat_colors", False):  # a title with colours: each seat plays its own (seat_colors.py)
-        options = {**options, "seat_colors": [s.color for s in seats]}
-    try:
-        state = engine.setup(players=[s.name for s in seats], options=options, seed=game.seed)
-    except RulesError as exc:
-        raise ServiceError(exc.code, exc.message) from None
-    events = [{"type": "game-started", "players": [s.name for s in seats]}]
     with transaction.atomic():
+        # The seats are read under the game's lock, as joins and the host's reordering take it
+        # (games/seating.py): a join or a reorder either comes before the start, whole, or is refused after.
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game-started", "This game has already started.", version=game.version)
+        seats = list(game.seats.all())
+        if len(seats) < engine.min_players:
+            raise ServiceError(
+                "not-enough-players", f"{engine.title} needs at least {engine.min_players} players; {len(seats)} seated."
+            )
+        options = game.options
+        if getattr(engine, "takes_seat_colors", False):  # a title with colours: each seat plays its own (seat_colors.py)
+            options = {**options, "seat_colors": [s.color for s in seats]}
+        try:
+            state = engine.setup(players=[s.name for s in seats], options=options, seed=game.seed)
+        except RulesError as exc:
+            raise ServiceError(exc.code, exc.message) from None
+        events = [{"type": "game-started", "players": [s.name for s in seats]}]
         updated = Game.objects.filter(pk=game.pk, version=0, status=Game.Status.LOBBY).update(
             options=options, state=state, version=1, status=Game.Status.ACTIVE, started_at=timezone.now(), updated_at=timezone.now()
         )

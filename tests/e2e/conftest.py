@@ -209,6 +209,22 @@ def toy_game(url: str, players: int = 2, target: int = 1000, seed: int | None = 
     return {"code": created["code"], "tokens": tokens, "host_token": created["host_token"]}
 
 
+async def in_db_thread(read):
+    """``read()`` (an ORM read) in a worker thread, whose connection goes back to the pool after: the
+    loop's executor threads outlive a read, and each would otherwise keep a pooled connection (on
+    PostgreSQL a few tests' reads used the pool up: PoolTimeout)."""
+    import asyncio
+
+    from django.db import connections
+
+    def run():
+        try:
+            return read()
+        finally:
+            connections.close_all()
+    return await asyncio.to_thread(run)
+
+
 def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

@@ -28,9 +28,9 @@ import websockets
 
 from bench.common import UNLIMITED
 from games.engines.registry import get_engine, load_builtin_engines
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 
-from .conftest import auth, ensure_wood_and_steel_board, run_async
+from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async
 
 pytestmark = pytest.mark.processes
 
@@ -257,7 +257,7 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
         for page in pages:
             body = (await client.get(page)).text
             check(None, f"page {page} at v{version}", _words(body) | _json_or_empty(body))
-        game_id = await asyncio.to_thread(lambda: Game.objects.get(code=code).pk)
+        game_id = await in_db_thread(lambda: Game.objects.get(code=code).pk)
         admin_pages = [f"/admin/games/game/{game_id}/change/", "/admin/games/action/?q=" + code, "/admin/games/game/"]
         if kind == "wood-and-steel":  # the companion's read model: every contract, private ones too
             admin_pages.append("/admin/companion/contract/?q=" + code)
@@ -278,7 +278,7 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
         moves = 0
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
             while moves < moves_wanted:
-                game = await asyncio.to_thread(lambda: Game.objects.get(code=code))
+                game = await in_db_thread(lambda: Game.objects.get(code=code))
                 active = engine.active_seats(game.state)
                 if game.status != "active" or not active:
                     break
@@ -287,14 +287,16 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
                 answer = await client.post(f"/api/games/{code}/commands", json=command, headers=auth(tokens[seat]))
                 assert answer.status_code == 200, (command, answer.text)
                 moves += 1
-                game = await asyncio.to_thread(lambda: Game.objects.get(code=code))
-                events = await asyncio.to_thread(lambda: list(game.actions.order_by("-sequence").values_list("events", flat=True)[:1]))
+                game = await in_db_thread(lambda: Game.objects.get(code=code))
+                game_id, version = game.pk, game.version
+                events = await in_db_thread(lambda game_id=game_id, version=version: list(
+                    Action.objects.filter(game_id=game_id, sequence=version).values_list("events", flat=True)))
                 truth.learn(engine, game.state, [_public_events(engine, e) for e in events])
                 check(seat, f"the answer to {command['cmd']} v{game.version}", answer.json())
                 await read_doors(client, game.version)
                 if moves in (moves_wanted // 2,):
                     await read_everything(client, game.version)
-            await read_everything(client, (await asyncio.to_thread(lambda: Game.objects.get(code=code))).version)
+            await read_everything(client, (await in_db_thread(lambda: Game.objects.get(code=code))).version)
         await asyncio.sleep(0.5)
         stop.set()
         await asyncio.gather(*listeners)

@@ -16,7 +16,7 @@ from games.engines.registry import get_engine, load_builtin_engines
 from games.models import Game
 from tests.support.toy_engine import ENGINE as TOY
 
-from .conftest import auth, ensure_wood_and_steel_board, run_async, toy_game
+from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async, toy_game
 
 pytestmark = pytest.mark.processes
 
@@ -154,7 +154,7 @@ def test_wood_and_steel_offers_and_private_contracts_stay_with_their_seat(daphne
         moves = 0
         async with httpx.AsyncClient(base_url=server.url, timeout=30) as client:
             while moves < moves_wanted:
-                game = await asyncio.to_thread(lambda: Game.objects.get(code=code))
+                game = await in_db_thread(lambda: Game.objects.get(code=code))
                 active = engine.active_seats(game.state)
                 if game.status != "active" or not active:
                     break

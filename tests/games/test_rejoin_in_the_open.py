@@ -119,7 +119,7 @@ def test_making_a_code_is_told_to_everyone_and_replay_steps_over_it(sent, django
     assert game_replay(game=game) == game.state
 
 
-def test_undo_takes_back_the_move_not_the_code(in_play):
+def test_undo_takes_back_the_move_not_the_code(in_play):  # noqa: F811  (the fixture imported above)
     code, tokens = in_play
     before = game_get(code=code).state
     services.game_command(code=code, actor=actor(code, tokens[1]), command={"cmd": "borrow", "amount": 5000})

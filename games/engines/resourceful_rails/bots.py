@@ -43,7 +43,7 @@ def choose(engine: Any, state: State, *, seat: int, bot: str, rng: random.Random
     return rng.choice(legal)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def board(map_id: str = data.DEFAULT_MAP) -> Board:
     """The map as the planner reads it, once per process and board."""
     return Board(data.core(map_id), data.city_goods(map_id), data.goods(map_id))

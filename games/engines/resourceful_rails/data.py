@@ -80,36 +80,36 @@ def _read(map_id: str, name: str) -> dict[str, Any]:
     return json.loads((MAPS[map_id] / name).read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def map_data(map_id: str = DEFAULT_MAP) -> dict[str, Any]:
     return _read(map_id, "map.json")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def goods(map_id: str = DEFAULT_MAP) -> dict[str, dict[str, Any]]:
     """The goods by id: ``{"id", "name", "sources": [city ids]}``."""
     return {g["id"]: g for g in _read(map_id, "goods.json")["goods"]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cards(map_id: str = DEFAULT_MAP) -> dict[int, dict[str, Any]]:
     """The demand deck by card id: ``{"id", "demands": [{"city", "good", "payout", "distance"}] * 3}``."""
     return {c["id"]: c for c in _read(map_id, "demands.json")["cards"]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def core(map_id: str = DEFAULT_MAP) -> RailCore:
     """The rail core for this map and these rules (shared: it holds no game state)."""
     return RailCore(load_map(map_data(map_id)), RULES)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def city_goods(map_id: str = DEFAULT_MAP) -> dict[str, tuple[str, ...]]:
     """Each city's goods (ids), as the map lists them."""
     return {c["id"]: tuple(c.get("goods", ())) for c in map_data(map_id)["cities"]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def content(map_id: str = DEFAULT_MAP) -> dict[str, Any]:
     """What a page needs to draw and name things: the map, the goods' names, the trains, the colours.
 

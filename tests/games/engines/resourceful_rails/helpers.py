@@ -237,7 +237,7 @@ def lay(state: dict[str, Any], seat: int, *points: str) -> list[str]:
     core = data.core()
     turn = copy.deepcopy(state["rail"]["turn"])
     out: list[str] = []
-    for a, b in zip(points, points[1:]):
+    for a, b in zip(points, points[1:], strict=False):
         core.start_turn(state["rail"], seat)
         plan = core.plan_build_through(state["rail"], seat, [a, b])
         assert plan is not None, f"no track from {a} to {b}"

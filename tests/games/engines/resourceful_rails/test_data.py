@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from games.engines.rail_core import RailCore, hexgrid, load_map
-from games.engines.resourceful_rails.scripts import _common, make_demands, make_goods, make_map
 from games.engines.resourceful_rails import data
+from games.engines.resourceful_rails.scripts import _common, make_demands, make_goods, make_map
 
 DATA = Path(make_map.__file__).resolve().parents[1] / "data"
 REFERENCE = _common.REFERENCE_MAP

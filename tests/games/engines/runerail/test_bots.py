@@ -105,7 +105,7 @@ def test_a_qualified_player_ends_the_turn_and_wins():
     # seat 0 joins 7 majors with track laid along the rail core's plan (set directly) and holds 260 gold
     core = data.core()
     keys = [city_key(c) for c in majors[:7]]
-    for a, b in zip(keys, keys[1:]):  # one build a leg: a build path visits each milepost once
+    for a, b in zip(keys, keys[1:], strict=False):  # one build a leg: a build path visits each milepost once
         plan = core.plan_build_through(state["rail"], 0, [a, b])
         assert plan is not None
         core.apply_build(state["rail"], 0, plan)

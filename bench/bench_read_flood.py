@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_read_flood.py [--reads 1200] [--inflight 16] [--quiet 8] [--poll-ms 150]
         [--moves 40] [--database-url postgres://… --redis-url redis://…] [--before share|cache|none]
+        [--flood-rate 0] [--window-left 30]
 
 One Daphne as it ships (the default limits, the read cache on), on the embedded default (a SQLite file
 and the in-memory layer) unless ``--database-url`` and ``--redis-url`` are given (``DATABASE_URL`` /
@@ -16,9 +17,15 @@ token-less ``POST /api {"cmd": "get-state", "game": code}`` (the notes' whole do
 log included), ``--inflight`` at a time:
 
 1. from one address: the read limits price each by its size (one token per started 64 KiB of the
-   1,200/min per address), so most are refused 429 before they cost a query;
+   1,200/min per address), so most are refused 429 before they cost a query (and, once refused, at
+   admission before Django: games/admission.py);
 2. from a new address each (a flood spread over many addresses, which per-address limits cannot
    see): what the per-version cache alone does (one serialisation for all of them).
+
+``--flood-rate`` N sends at most N a second (a flooder whose pace is its own, not the server's answers:
+on this one machine a flood that goes as fast as it is answered also takes CPU from the server). Each
+flood starts with at least ``--window-left`` seconds (30) left in the limits' one-minute window, so one
+address's flood meets one window, not two.
 
 Printed for each: the poll's p50 / p99 / max quiet and during, the ratio of the p50s (goal: within
 2x), the flood's answers by status and its duration, and the Daphne's RSS before, at its peak during,
@@ -146,16 +153,16 @@ class Memory(threading.Thread):
             self.stop.wait(0.05)
 
 
-def flood(base: str, code: str, reads: int, inflight: int, spread: bool, rate: float = 0) -> tuple[Counter, float, int]:
+def flood(base: str, code: str, reads: int, inflight: int, spread: bool, rate: float = 0) -> tuple[Counter, float, int, float]:
     """``reads`` token-less get-states, ``inflight`` at a time (and at most ``rate`` a second, 0: as fast as
     they are answered), from a process of their own (so the player's poller never waits on this one's
-    GIL); statuses, seconds, bytes of one answer."""
+    GIL); statuses, seconds, bytes of one answer, the flooding process's own CPU seconds."""
     worker = subprocess.run(
         [PYTHON, __file__, "--flood-worker", json.dumps([base, code, reads, inflight, spread, rate])],
         capture_output=True, text=True, check=True,
     )
-    statuses, seconds, size = json.loads(worker.stdout)
-    return Counter({int(k): v for k, v in statuses.items()}), seconds, size
+    statuses, seconds, size, cpu = json.loads(worker.stdout)
+    return Counter({int(k): v for k, v in statuses.items()}), seconds, size, cpu
 
 
 def flood_worker(base: str, code: str, reads: int, inflight: int, spread: bool, rate: float = 0) -> None:
@@ -180,7 +187,15 @@ def flood_worker(base: str, code: str, reads: int, inflight: int, spread: bool, 
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=inflight) as pool:
         statuses = Counter(pool.map(one, range(reads)))
-    print(json.dumps([statuses, time.perf_counter() - t0, size[0]]))
+    print(json.dumps([statuses, time.perf_counter() - t0, size[0], time.process_time()]))
+
+
+def fresh_window(at_least: float) -> None:
+    """Wait for the next minute when less than ``at_least`` seconds of this one are left: the limits count in
+    windows of a minute, and a flood that crosses into the next gets twice its reads through."""
+    left = 60 - time.time() % 60
+    if left < at_least:
+        time.sleep(left + 0.2)
 
 
 def ms(values: list[float]) -> str:
@@ -209,10 +224,11 @@ def run(label: str, env: dict[str, str], args: argparse.Namespace, floods: list[
     lines.append(f"  Runerail game at version {version}; RSS before the floods {rss_before:.0f} MiB")
     lines.append(f"  quiet                      {ms(quiet)}")
     for name, spread in floods:
+        fresh_window(args.window_left)
         memory.peak = memory.now()
         cpu0 = sum(memory.proc.cpu_times()[:2])
         f0 = time.perf_counter()
-        statuses, seconds, size = flood(base, code, args.reads, args.inflight, spread, args.flood_rate)
+        statuses, seconds, size, flood_cpu = flood(base, code, args.reads, args.inflight, spread, args.flood_rate)
         during = poller.between(f0, time.perf_counter())
         cpu = sum(memory.proc.cpu_times()[:2]) - cpu0
         after = memory.now()
@@ -222,7 +238,7 @@ def run(label: str, env: dict[str, str], args: argparse.Namespace, floods: list[
         answers = ", ".join(f"{n} x {status}" for status, n in sorted(statuses.items()))
         lines.append(f"  flood {name}: {args.reads} get-states ({size / 1024:.0f} KiB each), {args.inflight} in flight, "
                      f"{seconds:.1f} s: {answers}; the Daphne's CPU {cpu:.1f} s ({cpu / args.reads * 1000:.1f} ms a request, "
-                     f"the player's polls included)")
+                     f"the player's polls included; the flooder's own {flood_cpu:.1f} s)")
         lines.append(f"    the player's poll during {ms(during)}")
         lines.append(f"    p50 during / quiet: {ratio:.2f}x (goal <= 2x: {'met' if ratio <= 2 else 'NOT met'}); "
                      f"p99 {percentile(during, 99) / percentile(quiet, 99):.2f}x")
@@ -243,6 +259,8 @@ def main() -> int:
     parser.add_argument("--reads", type=int, default=1200, help="get-states in each flood")
     parser.add_argument("--inflight", type=int, default=16, help="flood requests at a time")
     parser.add_argument("--flood-rate", type=float, default=0, help="flood requests a second at most (0: as fast as answered)")
+    parser.add_argument("--window-left", type=float, default=30.0,
+                        help="a flood starts with at least this many seconds left in the limits' minute (else waits for the next)")
     parser.add_argument("--quiet", type=float, default=8.0, help="seconds of polls with no flood")
     parser.add_argument("--poll-ms", type=float, default=150.0, help="the player's poll period (its seat limit: 600/min)")
     parser.add_argument("--moves", type=int, default=40, help="legal moves played before the floods")

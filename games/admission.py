@@ -24,7 +24,7 @@ running goes ahead of a flooder's backlog.
 **Refusals remembered** (:class:`Limited`): a request the API answered 429 ``rate-limited`` is,
 asked again by the same client, answered 429 here for what is surely left of its limit's window,
 before it takes a turn or reaches Django (about 1 ms of the process's CPU instead of 5: under a
-flood most requests are those). A share of 0 turns both off (one queue in arrival order, nothing
+flood most requests are those), after a second's wait on the loop that paces a flooder. A share of 0 turns both off (one queue in arrival order, nothing
 remembered, as before).
 
 Liveness and readiness are never queued: a probe must see the process as it is."""
@@ -191,6 +191,7 @@ BODY_KEPT = 16 * 1024  # a POST body up to this long names its request; a longer
 SURE_MARGIN = 3  # seconds of a refusal's Retry-After not remembered (see Limited)
 REMEMBERED_CLIENTS = 10_000
 REMEMBERED_PER_CLIENT = 64
+HOLD_SECONDS = 1.0  # a remembered refusal waits this long on the loop before its answer (see Limited)
 
 
 class _Ask:
@@ -233,12 +234,19 @@ class Limited:
     any view: the same request meets the same throttle first). ``Retry-After`` is the wait rounded down
     plus one, so the window ends at least ``Retry-After - 1`` seconds after the decision; remembered for
     ``Retry-After - 3`` from the answer, it is sound while the answer leaves within 2 s of its decision.
-    Set-Cookie is never repeated (a client keyed by its address may be several people)."""
+    Set-Cookie is never repeated (a client keyed by its address may be several people).
+
+    Such an answer waits ``HOLD_SECONDS`` on the loop first (a coroutine asleep: no thread, no CPU).
+    Answered at once, a flooder that sends its next request when it has an answer (16 in flight, say)
+    sent hundreds a second and kept the event loop busy with nothing else: every request's thread then
+    waited on the loop for the GIL at each step, and another player's poll was slower than with the
+    refusals made by Django. Held, such a flooder sends at most its in-flight count a second."""
 
     def __init__(self) -> None:
         # (client, address) -> request key -> (answered here until, the window's end, headers to answer with)
         self.by_client: dict[tuple[str, str], dict[tuple, tuple[float, float, list]]] = {}
         self.clock = time.monotonic
+        self.hold = HOLD_SECONDS
 
     async def ask(self, scope, receive, who) -> tuple[Any, _Ask]:
         """(the ``receive`` to hand on, what names the request). A POST's body is read here only for a
@@ -267,14 +275,14 @@ class Limited:
 
         return replay, ask
 
-    def answer(self, who, ask: _Ask) -> tuple[dict, dict] | None:
-        """The 429 to answer at once for a request refused before, or None."""
+    def answer(self, who, ask: _Ask, ahead: float = 0.0) -> tuple[dict, dict] | None:
+        """The 429 to answer, ``ahead`` seconds from now, for a request refused before, or None."""
         remembered = self.by_client.get(who)
         key = ask.key() if remembered else None
         if key is None:
             return None
         entry = remembered.get(key)
-        now = self.clock()
+        now = self.clock() + ahead
         if entry is None or entry[0] <= now:
             for gone in [k for k, e in remembered.items() if e[0] <= now]:
                 del remembered[gone]
@@ -347,9 +355,10 @@ class HttpAdmission:
         client, address = client_of(scope)
         if settings.JUNCTION_HTTP_CLIENT_SHARE > 0 and _api(scope.get("path", "")):
             receive, ask = await self.limited.ask(scope, receive, (client, address))
-            answer = self.limited.answer((client, address), ask)
+            answer = self.limited.answer((client, address), ask, ahead=self.limited.hold)
             if answer is not None:
                 self.answered_limited += 1
+                await asyncio.sleep(self.limited.hold)  # see Limited: a flood paced by its answers slows down
                 await send(answer[0])
                 await send(answer[1])
                 return

@@ -288,6 +288,7 @@ async def test_a_request_refused_429_is_refused_again_before_django_for_what_is_
     app = HttpAdmission(inner)
     now = [1000.0]
     app.limited.clock = lambda: now[0]
+    app.limited.hold = 0  # answered at once here (the hold: the next test)
     flood = b'{"cmd": "get-state", "game": "refuse"}'
     assert (await call(app, "POST", "/api", flood))[0] == 429
     assert len(inner.reached) == 1
@@ -313,6 +314,24 @@ async def test_a_request_refused_429_is_refused_again_before_django_for_what_is_
     assert await call(app, "POST", "/api", b'{"cmd": "add", "n": 2}') == (200, {}, b'{"cmd": "add", "n": 2}')
 
 
+async def test_a_remembered_refusal_is_held_on_the_loop_before_its_answer_and_takes_no_turn(settings):
+    settings.JUNCTION_HTTP_CLIENT_SHARE = 2
+    settings.JUNCTION_HTTP_CONCURRENCY = 1
+    inner = LimitedApp(retry_after=30)
+    app = HttpAdmission(inner)
+    app.limited.hold = 10  # longer than the test takes: what matters is that it has not answered yet
+    assert (await call(app, "GET", "/api/games/refuse/state"))[0] == 429
+    held = [asyncio.create_task(call(app, "GET", "/api/games/refuse/state")) for _ in range(3)]
+    await settle()
+    assert not any(task.done() for task in held) and len(inner.reached) == 1  # waiting, not in the app
+    assert app.turns().running == 0  # and holding no turn: another client's request runs at once
+    assert (await call(app, "GET", "/api/games/X/state", address=PLAYER))[0] == 200
+    for task in held:
+        task.cancel()
+    await asyncio.gather(*held, return_exceptions=True)
+    assert app.answered_limited == 3
+
+
 async def test_refusals_are_not_remembered_past_the_api_when_short_or_with_no_share(settings):
     settings.JUNCTION_HTTP_CLIENT_SHARE = 2
     app = HttpAdmission(inner := LimitedApp(retry_after=3))  # too little left to be sure of
@@ -335,6 +354,7 @@ async def test_django_s_own_429_is_remembered_and_answered_alike(settings):
     settings.JUNCTION_HTTP_CLIENT_SHARE = 2
     settings.JUNCTION_READ_RATE = "2/hour"
     app = HttpAdmission(get_asgi_application())
+    app.limited.hold = 0
     answers = [await call(app, "GET", "/api/games") for _ in range(4)]
     assert [status for status, _, _ in answers] == [200, 200, 429, 429]
     assert app.answered_limited == 1  # the fourth never reached Django

@@ -164,8 +164,36 @@ def test_to_json_lists_args_with_help_and_schema():
     assert described["cmd"] == "build" and described["help"] == BUILD.help
     assert [a["name"] for a in described["args"]] == ["path", "color", "amount", "note"]
     color = described["args"][1]
-    assert color == {"name": "color", "help": "Track colour.", "optional": True, "nullable": False,
+    assert color == {"name": "color", "help": "Track colour.", "optional": True, "nullable": False, "private": False,
                      "schema": {"type": "string", "enum": ["red", "blue"]}}
+
+
+class _Hidden(Engine):
+    """A kind with one hidden choice in its commands and one in its events (games/redaction.py's rules)."""
+
+    kind = "hidden-test"
+    title = "Hidden test"
+    min_players = 2
+    max_players = 3
+    commands = (CommandSpec("discard", "Discard a card.", (Arg("card", Int(min=0), "The card.", private=True),
+                                                            Arg("why", Int(min=0), "A public reason.", optional=True))),)
+    private_events = {"drew": ("card",)}
+
+
+def test_redact_action_hides_private_arguments_and_event_fields_from_every_other_reader():
+    engine = _Hidden()
+    command = {"cmd": "discard", "card": 7, "why": 1}
+    events = [{"type": "drew", "seat": 1, "card": 9}, {"type": "discarded", "seat": 1}]
+    assert engine.redact_action(command, events, actor=1, viewer=1) == (command, events)  # the seat's own: whole
+    for viewer in (0, 2, None):  # another seat, a spectator
+        shown, said = engine.redact_action(command, events, actor=1, viewer=viewer)
+        assert shown == {"cmd": "discard", "card": None, "why": 1, "hidden": ["card"]}
+        assert said == [{"type": "drew", "seat": 1, "card": None, "hidden": ["card"]}, {"type": "discarded", "seat": 1}]
+    assert command == {"cmd": "discard", "card": 7, "why": 1} and events[0]["card"] == 9  # the log itself untouched
+    # an event names its own seat: seat 2's draw in seat 1's action is seat 2's to read
+    _shown, said = engine.redact_action({"cmd": "end"}, [{"type": "drew", "seat": 2, "card": 4}], actor=1, viewer=2)
+    assert said == [{"type": "drew", "seat": 2, "card": 4}]
+    assert engine.command_table["discard"].private_args == ("card",)
 
 
 class _Rules(Engine):

@@ -29,7 +29,14 @@ from . import broadcast, presence, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
-from .api.throttling import aread_allowed, client_address_from_scope, fixed_window, parse_rate, read_price, seat_key
+from .api.throttling import (
+    aread_allowed,
+    client_address_from_scope,
+    fixed_window,
+    parse_rate,
+    read_price,
+    seat_key,
+)
 from .errors import (
     DATABASE_BUSY_RETRY_AFTER,
     INTERNAL_ERROR_MESSAGE,

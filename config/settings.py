@@ -393,6 +393,7 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}  # sign in with either
+ACCOUNT_FORMS = {"login": "players.forms.SignInForm"}  # the sign-in field says "Your name or e-mail", not "Login"
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]  # e-mail asked, not required
 # "optional": a confirmation link is sent, signing in does not wait for it; "mandatory" or "none".
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("JUNCTION_EMAIL_VERIFICATION", "optional").strip() or "optional"

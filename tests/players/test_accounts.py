@@ -7,6 +7,7 @@ sign-up, sign-in and password reset are django-allauth's, in the site's look."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -307,3 +308,15 @@ def test_sign_in_limits_count_the_address_the_trusted_proxy_names(settings):
     make_user()
     neighbour = Client(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.5")  # the same proxy, another player
     assert neighbour.post(sign_in, {"login": "ada", "password": PASSWORD}).status_code == 302
+
+
+def test_the_sign_in_page_says_what_to_type_and_how_to_sign_up():
+    """The README's words are the page's: the field is "Your name or e-mail" (not allauth's "Login") and the
+    way to an account is "Create an account" (issue 34)."""
+    from django.test import Client
+
+    page = Client().get("/accounts/login/").content.decode()
+    assert "Your name or e-mail" in page and ">Login<" not in page
+    assert "Create an account" in page
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert "then **Create an account**" in readme and "**Sign up**" not in readme

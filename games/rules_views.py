@@ -150,7 +150,13 @@ def _slipway() -> dict[str, Any]:
         tile = next((t for t in tiles if t["part"] == part and (t["cabins"] or any(t["mounts"].values()))),
                     next(t for t in tiles if t["part"] == part))
         ship.append(tile)
-    return {"setup": setup, "wheels": content["wheels"], "ship": ship}
+
+    def costs(pieces: dict[str, Any]) -> dict[str, int]:  # the cheapest and the dearest, from the data
+        values = [p["cost"] for p in pieces.values()]
+        return {"low": min(values), "high": max(values)}
+
+    return {"setup": setup, "wheels": content["wheels"], "ship": ship,
+            "costs": {"ships": costs(data.ships()), "canals": costs(data.canals()), "employees": costs(data.employees())}}
 
 
 def _wood_and_steel() -> dict[str, Any]:

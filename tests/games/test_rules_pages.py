@@ -85,6 +85,14 @@ def test_the_pictures_come_from_the_games_data(client):
     for terrain, cost in runerail.RULES["terrain_cost"].items():
         if terrain != "underground":
             assert f"{terrain.capitalize()} · {cost}" in words(rn), terrain
+    # Slipway's prices come from its data too (its content script tunes them: the canal rents went 0-3 to 0-2)
+    from games.engines.slipway import data as slipway
+
+    sw = words(page_of(client, "slipway"))
+    for pieces, said in ((slipway.ships(), "each tile's cost"), (slipway.canals(), "the tile's cost"),
+                         (slipway.employees(), "the employee's cost")):
+        costs = [p["cost"] for p in pieces.values()]
+        assert f"{said} ({min(costs)} to {max(costs)})" in sw, said
 
 
 def test_the_index_lists_every_title_and_an_unknown_kind_is_not_found(client):

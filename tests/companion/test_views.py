@@ -70,5 +70,6 @@ def test_the_kinds_listing_names_each_kinds_default_bot(client):
     assert kinds["wood-and-steel"]["default_bot"] == "planner"
     assert kinds["locomotive-werks"]["default_bot"] == "greedy"  # its better bot too
     assert kinds["toy"]["default_bot"] == "random"  # its only one
+    assert kinds["slipway"]["default_bot"] == "shipwright"  # not the last of its list, a single-focus balance bot
     for kind in kinds.values():
         assert kind["default_bot"] in kind["bots"] if kind["bots"] else kind["default_bot"] is None

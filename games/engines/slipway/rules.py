@@ -50,6 +50,9 @@ class Slipway(Engine):
     min_players = 2
     max_players = 4
     bots = ("random", "shipwright", "steam", "sails", "big-ships", "small-ships", "contracts", "traders", "riband")
+    # The lobby's and a clock's bot: the all-round shipwright, not the last of the list (the single-focus bots
+    # after it are for the balance tournament, and a player may still pick one)
+    default_bot = "shipwright"
     commands = COMMANDS
     view_fields = VIEW_FIELDS
     options = (

@@ -178,7 +178,7 @@ def test_track_is_drawn_between_milepost_centres_in_each_seats_colour(new_page):
         ".rm-track-line", "els => els.map((e) => [e.dataset.seat, getComputedStyle(e).stroke, e.dataset.sections, e.getAttribute('d')])")}
     assert set(lines) == {"0", "1"}
     assert lines["0"][:2] == ("rgb(192, 57, 43)", 2)
-    assert lines["1"][:2] == ("rgb(36, 103, 176)", 1)  # the site's blue, not the CSS keyword's; the unknown milepost skipped
+    assert lines["1"][:2] == ("rgb(0, 114, 178)", 1)  # the palette's blue (Okabe-Ito #0072B2), not the CSS keyword's; the unknown milepost skipped
     ends = points_of(lines["1"][2])
     assert near(ends[0], hexgrid.pixel("odd-q-up", 10, 30, SIZE)) and near(ends[1], hexgrid.pixel("odd-q-up", 10, 31, SIZE))
 

@@ -209,6 +209,32 @@ def toy_game(url: str, players: int = 2, target: int = 1000, seed: int | None = 
     return {"code": created["code"], "tokens": tokens, "host_token": created["host_token"]}
 
 
+def walk(node, path=()):
+    """Every (path, key, value) in a JSON document."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield path, key, value
+            yield from walk(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, (*path, i))
+
+
+async def ws_record(url: str, path: str, frames: list, stop) -> None:
+    """Every JSON frame the socket at ``url + path`` receives, into ``frames``, until ``stop`` is set."""
+    import asyncio
+    import json
+
+    import websockets
+
+    async with websockets.connect(f"{url}{path}", max_size=2**24) as ws:
+        while not stop.is_set():
+            try:
+                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 0.2)))
+            except TimeoutError:
+                continue
+
+
 async def in_db_thread(read):
     """``read()`` (an ORM read) in a worker thread, whose connection goes back to the pool after: the
     loop's executor threads outlive a read, and each would otherwise keep a pooled connection (on

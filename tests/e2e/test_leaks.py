@@ -24,13 +24,12 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
 
 from bench.common import UNLIMITED
 from games.engines.registry import get_engine, load_builtin_engines
 from games.models import Action, Game, Seat
 
-from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async
+from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async, walk, ws_record
 
 pytestmark = pytest.mark.processes
 
@@ -147,16 +146,6 @@ class Truth:
         return found
 
 
-def walk(node, path=()):
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield path, key, value
-            yield from walk(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from walk(value, (*path, i))
-
-
 # -- the game --------------------------------------------------------------------------------
 
 
@@ -179,15 +168,6 @@ def create_game(url: str, kind: str, players: int) -> tuple[str, list[str]]:
         assert joined.status_code == 201, joined.text
         tokens.append(joined.json()["token"])
     return code, tokens
-
-
-async def record(url: str, path: str, frames: list, stop: asyncio.Event) -> None:
-    async with websockets.connect(f"{url}{path}", max_size=2**24) as ws:
-        while not stop.is_set():
-            try:
-                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 0.2)))
-            except TimeoutError:
-                continue
 
 
 @pytest.mark.parametrize("kind", sorted(TITLES))
@@ -270,9 +250,9 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
         frames = {v: [] for v in viewers}
         lobby: list = []
         stop = asyncio.Event()
-        listeners = [asyncio.create_task(record(server.ws_url, f"/ws/games/{code}/" + (f"?token={token_of[v]}" if token_of[v] else ""), frames[v], stop))
+        listeners = [asyncio.create_task(ws_record(server.ws_url, f"/ws/games/{code}/" + (f"?token={token_of[v]}" if token_of[v] else ""), frames[v], stop))
                      for v in viewers]
-        listeners.append(asyncio.create_task(record(server.ws_url, "/ws/lobby/", lobby, stop)))
+        listeners.append(asyncio.create_task(ws_record(server.ws_url, "/ws/lobby/", lobby, stop)))
         await asyncio.sleep(0.5)
         rng = random.Random(29)
         moves = 0

@@ -5,18 +5,16 @@ action log carries none. Against a real Daphne, through whole games."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 
 import httpx
 import pytest
-import websockets
 
 from games.engines.registry import get_engine, load_builtin_engines
 from games.models import Game
 from tests.support.toy_engine import ENGINE as TOY
 
-from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async, toy_game
+from .conftest import auth, ensure_wood_and_steel_board, in_db_thread, run_async, toy_game, walk, ws_record
 
 pytestmark = pytest.mark.processes
 
@@ -30,17 +28,6 @@ def seed_kept(payload: dict) -> None:
             assert value is None or payload.get("status") == "finished" or payload.get("game", {}).get("status") == "finished", payload
 
 
-def walk(node, path=()):
-    """Every (path, key, value) in a JSON document."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield path, key, value
-            yield from walk(value, (*path, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from walk(value, (*path, i))
-
-
 def distinct_secret_seed(players: int) -> int:
     """A seed whose per-seat secrets all differ (so a leak cannot hide behind a tie)."""
     for seed in range(1, 10_000):
@@ -51,13 +38,7 @@ def distinct_secret_seed(players: int) -> int:
 
 
 async def record(url: str, code: str, token: str | None, frames: list, stop: asyncio.Event) -> None:
-    query = f"?token={token}" if token else ""
-    async with websockets.connect(f"{url}/ws/games/{code}/{query}") as ws:
-        while not stop.is_set():
-            try:
-                frames.append(json.loads(await asyncio.wait_for(ws.recv(), 0.2)))
-            except TimeoutError:
-                continue
+    await ws_record(url, f"/ws/games/{code}/" + (f"?token={token}" if token else ""), frames, stop)
 
 
 def test_toy_each_seat_sees_only_its_own_secret_everywhere(daphne):

@@ -108,10 +108,8 @@ def _log(game: Game, *, engine, reveal: bool, seats: list[int]) -> list[dict[str
 
 
 def _title(kind: str) -> str:
-    try:
-        return get_engine(kind).title
-    except RulesError:
-        return kind
+    engine = _engine(kind)
+    return engine.title if engine is not None else kind
 
 
 def _iso(value) -> str | None:

@@ -53,10 +53,30 @@ def test_a_socket_asked_for_while_redis_is_down_is_closed_1013_with_an_error_fra
     assert moved.status_code == 200, moved.text
     assert "Exception inside application" not in server.log.read_text()
 
-    redis.start()  # back: the next socket opens as usual
+    redis.start()  # back: sockets open again
 
     async def back():
-        async with websockets.connect(f"{server.ws_url}/ws/games/{code}/?token={tokens[1]}", open_timeout=15) as ws:
-            return (await ws_state(ws, 2, timeout=15))["version"]
+        """Reconnect as the page does after a 1013 ("try again later"): a few tries, a moment
+        apart. Each refusal's frame is kept, so a failure says what the server answered."""
+        import asyncio
 
-    assert run_async(back, timeout=60) == 2
+        refusals = []
+        for _ in range(5):
+            async with websockets.connect(f"{server.ws_url}/ws/games/{code}/?token={tokens[1]}", open_timeout=15) as ws:
+                try:
+                    first = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                except websockets.ConnectionClosed:
+                    first = None
+                if first is not None and first.get("type") != "error":
+                    return (await ws_state(ws, 2, timeout=15))["version"], refusals
+                try:
+                    await ws.recv()
+                except websockets.ConnectionClosed:
+                    pass
+                refusals.append((first, ws.close_code))
+            await asyncio.sleep(0.5)
+        return None, refusals
+
+    version, refusals = run_async(back, timeout=120)
+    assert version == 2, refusals
+    assert all(closed == 1013 and frame and frame["type"] == "error" for frame, closed in refusals), refusals

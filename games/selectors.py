@@ -158,6 +158,8 @@ def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | No
         if seat is not None and game.status == Game.Status.ACTIVE
         else []
     )
+    if game.status == Game.Status.FINISHED and engine.is_finished(game.state):
+        payload["result"] = engine.result(game.state)  # the ending screen's ranking and scores (Engine.result)
     return payload
 
 

@@ -200,6 +200,14 @@ class StateSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(allow_null=True)
     legal_commands = serializers.ListField(child=serializers.DictField())
+    result = serializers.JSONField(
+        required=False,
+        help_text=(
+            "Only once the rules have finished the game: how it ended. `how` (one sentence), `columns` (the score's "
+            "parts' labels, in order) and `ranking`: every seat in place order, `{seat, place, score, parts: "
+            "[{label, value}]}` (`score` null where the title ranks by something other than a number)."
+        ),
+    )
 
 
 class ProtocolSerializer(CommandSerializer):

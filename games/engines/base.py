@@ -264,6 +264,22 @@ class Engine:
         An engine without it is never rated."""
         raise NotImplementedError
 
+    def result(self, state: State) -> dict[str, Any]:
+        """How a finished game ended, for its players' ending screen (``state_payload`` adds it
+        once the game is over; nothing in it is hidden then): ``how``, one sentence saying how the
+        game was won (or ended), and ``ranking``, every seat in place order, each
+        ``{"seat", "place", "score", "parts"}``: ``score`` the number the rules ranked by (None:
+        they rank by something else, named in ``how``), ``parts`` the score by its parts
+        (``[{"label", "value"}]``, in the order a score sheet lists them). ``columns`` names the
+        parts' labels once, in order, so a table has one column each. Default: the places of
+        :meth:`standings` alone. Each title says more (its README, "The ending")."""
+        places_by_seat = self.standings(state)
+        ranking = sorted(
+            ({"seat": seat, "place": place, "score": None, "parts": []} for seat, place in enumerate(places_by_seat)),
+            key=lambda row: (row["place"], row["seat"]),
+        )
+        return {"how": "", "columns": [], "ranking": ranking}
+
     # -- undo (optional) ---------------------------------------------------
     def turn_key(self, state: State) -> Any:
         """A JSON value that changes whenever the turn passes on. Engines that return

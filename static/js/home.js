@@ -70,6 +70,9 @@
   document.getElementById("create-submit").addEventListener("click", () => {
     if (fieldsBox.querySelector(":invalid")) optionsBox.open = true;
   });
+  // "Play … again" at a game's end links here with ?kind=: that title is chosen already.
+  const askedKind = new URLSearchParams(location.search).get("kind");
+  if (askedKind && kinds[askedKind]) kindSelect.value = askedKind;
   renderOptions();
 
   form.addEventListener("submit", async (event) => {

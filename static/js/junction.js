@@ -458,6 +458,49 @@ const Junction = (() => {
     return { refresh };
   }
 
+  // ---- the ending: ranking, score by part, how it was won, what next -------------------------
+  const ORDINALS = new Intl.PluralRules("en-US", { type: "ordinal" });
+  const ORDINAL_SUFFIX = { one: "st", two: "nd", few: "rd", other: "th" };
+  /* "1st", "2nd", "3rd", "4th". */
+  function ordinal(n) { return numberFormat.format(n) + ORDINAL_SUFFIX[ORDINALS.select(n)]; }
+  /* ending(result, opts) → a <section class="ending"> for a finished game: the payload's `result`
+   * (games/engines/base.py Engine.result: `how`, `columns`, `ranking`), opts {seats (the summary's),
+   * you (this page's seat or null), code, kind, title, unit (one, other: "point"), score(value)
+   * (words for a score: default "N points")}. One list item per seat in place order (fits a 360 px
+   * phone: the score's parts wrap under the name, never a wide table), then the replay and a new game
+   * of the same title. Null when there is no result (a game that did not finish by its rules). */
+  function ending(result, opts) {
+    if (!result || !Array.isArray(result.ranking)) return null;
+    const o = opts || {};
+    const seats = o.seats || [];
+    const unitOne = o.unit || "point", unitOther = o.units || unitOne + "s";
+    const score = o.score || ((v) => plural(v, unitOne, unitOther));
+    const list = el("ol", { class: "ending-ranking" });
+    for (const row of result.ranking) {
+      const seat = seats.find((s) => s.index === row.seat) || {};
+      const name = text(seat.name, "Seat " + (row.seat + 1));
+      const mine = o.you !== null && o.you !== undefined && row.seat === o.you;
+      const parts = (row.parts || []).map((p) => el("span", { class: "ending-part" }, text(p.label, "") + " " + number(p.value)));
+      list.append(el("li", { class: "ending-row" + (row.place === 1 ? " ending-first" : "") + (mine ? " ending-you" : ""), "data-seat": row.seat },
+        el("span", { class: "ending-place" }, ordinal(row.place)),
+        el("span", { class: "ending-name" },
+          seat.color ? el("span", { class: "dot dot-" + seat.color, title: colorLabel(seat.color) }) : null,
+          name + (mine ? " (you)" : "") + (seat.is_bot ? " · bot" : "")),
+        row.score === null || row.score === undefined ? null : el("span", { class: "ending-score" }, score(row.score)),
+        parts.length ? el("span", { class: "ending-parts" }, ...parts) : null));
+    }
+    const winners = result.ranking.filter((r) => r.place === 1).map((r) => (seats.find((s) => s.index === r.seat) || {}).name || "Seat " + (r.seat + 1));
+    const headline = winners.length > 1 ? "A tie: " + winners.join(" and ") + " share first place." : winners.length ? winners[0] + " won." : "Nobody won.";
+    const links = el("p", { class: "ending-links" },
+      o.code ? el("a", { href: "/games/" + encodeURIComponent(o.code) + "/replay", class: "ending-replay" }, "Watch the replay") : null,
+      o.kind ? el("a", { href: "/?kind=" + encodeURIComponent(o.kind) + "#create", class: "ending-again" }, "Play " + text(o.title, "this game") + " again") : null);
+    return el("section", { class: "ending", "aria-label": "How the game ended" },
+      el("h2", {}, "Game over"),
+      el("p", { class: "ending-headline" }, headline),
+      result.how ? el("p", { class: "ending-how" }, result.how) : null,
+      list, links);
+  }
+
   // ---- plurals through the language's plural rules ---------------------------------------
   const pluralRules = new Intl.PluralRules("en-US");
   /* "1 unit", "2 units", "0 units", "1,500 units": plural(n, "unit", "units"). `other`
@@ -586,5 +629,5 @@ const Junction = (() => {
   }
 
   return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, summaryOlder, el, readJson, showError, newCommandId,
-           text, number, plural, pluralWord, announce, liveBadge, MISSING, turnAlert, PALETTE, seatColor, colorLabel };
+           text, number, plural, pluralWord, ordinal, ending, announce, liveBadge, MISSING, turnAlert, PALETTE, seatColor, colorLabel };
 })();

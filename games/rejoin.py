@@ -140,7 +140,8 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str, user: Any | None = None) 
     the seat is ``user``'s now (the signed-in caller), a guest's without one. Taken by anyone but
     the seat's own account, the game is unrated from now on. 404 ``rejoin-code-unknown`` (never
     issued, another game's, or replaced by a newer one), 410 ``rejoin-code-used`` /
-    ``rejoin-code-expired``, 409 when the game is over. A paused game's seat moves too (the game
+    ``rejoin-code-expired``, 409 when the game is over, 409 ``seat-present`` when the host made the
+    code and the seat's phone has come back since (the same rule as making it). A paused game's seat moves too (the game
     master may pause to fix a phone)."""
     game = game_get(code=code)
     digest = hash_token(normalize_rejoin_code(rejoin_code))
@@ -157,6 +158,10 @@ def rejoin_code_redeem(*, code: str, rejoin_code: str, user: Any | None = None) 
         if locked.status not in REJOINABLE:
             raise Conflict(f"game-{locked.status}", f"This game is {locked.status}; its seats stay where they are.", version=locked.version)
         now = timezone.now()
+        if row.created_by == "host":
+            # Checked again now: the seat's phone may have come back since the host made the code
+            # (a code made while it was away must not take it from a player who is here again).
+            _seat_away_or_409(locked, target, now=now)
         old = target.token_hash
         # Used once: of two devices opening it at once, one wins (the game's row is locked too).
         if not RejoinCode.objects.filter(pk=row.pk, used_at__isnull=True, expires_at__gt=now).update(used_at=now, revoked_token_hash=old):

@@ -18,7 +18,9 @@ from .test_consumers import communicator, connected, receive_type
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-def move_seat(code: str, seat: int, by: str = "host") -> services.SeatRejoined:
+def move_seat(code: str, seat: int, by: str = "gm") -> services.SeatRejoined:
+    """A game master hands the seat on (never held back: its old socket may be open, as here); the host's
+    door waits until the seat's phone is away (tests/games/test_rejoin_in_the_open.py)."""
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=seat, by=by)
     return services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
 

@@ -32,6 +32,10 @@ def sent(monkeypatch):
 
 
 def issue(code: str, seat: int, by: str = "host", **kw) -> services.RejoinCodeIssued:
+    """A code for ``seat``; made as the host (``by="host"``), for a seat whose phone has been away, as
+    the host's door requires when the code is made and again when it is used (tests/games/test_rejoin_in_the_open.py)."""
+    if by == "host":
+        seat_away(code, seat)
     return services.rejoin_code_create(game_id=game_get(code=code).pk, seat=seat, by=by, **kw)
 
 

@@ -204,3 +204,28 @@ def test_the_first_reason_stays(sent):
     assert Game.objects.get(code=code).unrated_reason == "P1's seat was handed to another device"
     moved = [a.events[0] for a in Action.objects.filter(game__code=code, command__action="seat-moved").order_by("sequence")]
     assert [e.get("unrated") for e in moved] == [True, None]  # said once
+
+
+def test_a_hosts_code_is_refused_if_the_seats_phone_came_back_before_it_was_used(settings, sent):
+    settings.JUNCTION_REJOIN_AWAY = 60
+    code, tokens = make_game()
+    seen(code, 1, 61)
+    issued = host_issues(code, tokens, 1)
+    seen(code, 1, 2)  # the player's phone opened its socket again
+    with pytest.raises(ServiceError) as err:
+        services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
+    assert (err.value.code, err.value.status) == ("seat-present", 409)
+    seat = Seat.objects.get(game__code=code, index=1)
+    assert actor(code, tokens[1]).seat == 1 and seat.is_bot is False  # the player keeps the seat
+    assert RejoinCode.objects.get().used_at is None
+
+    seen(code, 1, 61)  # away again: the same code works
+    assert services.rejoin_code_redeem(code=code, rejoin_code=issued.code).seat.index == 1
+
+
+def test_a_game_masters_code_is_not_held_back_at_use(settings, sent):
+    settings.JUNCTION_REJOIN_AWAY = 60
+    code, tokens = make_game()
+    issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="admin")
+    seen(code, 1, 2)
+    assert services.rejoin_code_redeem(code=code, rejoin_code=issued.code).seat.index == 1

@@ -77,7 +77,7 @@
       case "ship-lost": return who(e.seat) + "'s ship in " + slotName(e.slot) + " was lost (" + (e.reason === "no-captain" ? "no captain" : "its canals were too short for speed " + text(e.speed)) + ").";
       case "cruised": return who(e.seat) + "'s ship (speed " + text(e.speed) + ") made its cruise: " + plural(e.score && e.score.total, "point") + ".";
       case "passed": return who(e.seat) + " passed the final build.";
-      case "game-over": return "Game over: " + andList.format((e.winners || []).map(who)) + " won.";
+      case "game-over": return "The game is over: " + andList.format((e.winners || []).map(who)) + ((e.winners || []).length > 1 ? " share first place." : " won.");
       default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
   }
@@ -647,21 +647,24 @@
     tick();
   }
 
-  // ---- the game over screen ----------------------------------------------------------------------------
-  function renderScores(view) {
+  // ---- the game over screen: the ending (Junction.ending) from the payload's result (Engine.result) ----
+  /* The seats as the summary has them (name, colour, bot), else from the view (a replay without one). */
+  function seatList(view) {
+    const summary = last && last.ctx && last.ctx.summary;
+    if (summary && Array.isArray(summary.seats) && summary.seats.length) return summary.seats;
+    return view.players.map((p) => ({ index: p.seat, name: p.name }));
+  }
+  function renderScores(view, payload) {
     const box = $("sw-scores");
-    if (!view.finished || !view.scores) { box.hidden = true; return; }
-    box.hidden = false;
-    const rows = view.scores.slice().sort((a, b) => b.total - a.total || b.money - a.money).map((s) => el("tr", { class: view.winners.includes(s.seat) ? "winner" : null },
-      el("th", { scope: "row" }, who(s.seat) + (view.winners.includes(s.seat) ? " (won)" : "")), el("td", {}, el("b", {}, s.total)), el("td", {}, s.cruises), el("td", {}, s.contracts), el("td", {}, s.traders), el("td", {}, s.money)));
-    box.replaceChildren(el("h3", {}, "Game over: " + andList.format(view.winners.map(who)) + " won"),
-      el("div", { class: "sw-table-wrap", tabindex: "0", role: "region", "aria-label": "Scores by part" }, el("table", { class: "sw-scores" },
-        el("thead", {}, el("tr", {}, ["Player", "Total", "Cruises", "Contracts", "Traders", "Money"].map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows))));
+    const section = view.finished ? Junction.ending(payload.result, { seats: seatList(view), you: view.you, code: last.ctx.code,
+      kind: KIND, title: "Slipway", unit: "point" }) : null;
+    box.hidden = !section;
+    box.replaceChildren(...(section ? [section] : []));
   }
 
   // ---- render --------------------------------------------------------------------------------------
   function turnText(view) {
-    if (view.finished) return "Game over.";
+    if (view.finished) return view.winners && view.winners.length ? andList.format(view.winners.map(who)) + (view.winners.length > 1 ? " share first place." : " won.") : "";
     const turn = view.turn || {};
     const mine = view.active_seat === view.you;
     const stage = { discard: "discard a contract", choose: "choose an action", act: "act", launch: "launch ships", "final-build": "the final build" }[turn.stage] || text(turn.stage);
@@ -683,7 +686,11 @@
     const turnLine = $("sw-turn");
     turnLine.textContent = turnText(view);
     turnLine.classList.toggle("mine", view.active_seat === view.you && !view.finished);
-    renderScores(view);
+    renderScores(view, payload);
+    // The ending says "Game over" and who won once: the heading is the title's then, the turn line empty.
+    const ended = !$("sw-scores").hidden;
+    if (ended) $("sw-heading").textContent = "Slipway";
+    turnLine.hidden = ended;
     renderActions(view, payload);
     renderBoard(view);
     renderPlayers(view);

@@ -303,8 +303,19 @@ def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_
         ENGINE.apply(game, seat=seat, command=command)
     assert ENGINE.is_finished(game)
     final = ENGINE.view(game, seat=0)
-    shown = page.evaluate(DRAW_FOR, [{"version": 20_000, "status": "finished", "seat": 0, "state": final, "legal_commands": []}])
-    assert "Game over" in shown["text"] and page.locator("#sw-scores table tbody tr").count() == 3
+    result = ENGINE.result(game)
+    shown = page.evaluate(DRAW_FOR, [{"version": 20_000, "status": "finished", "seat": 0, "state": final, "legal_commands": [],
+                                      "result": result}])
+    # The ending (Junction.ending): "Game over" once, every seat ranked with its points by part, how it was won,
+    # all within the 360 px phone.
+    assert shown["text"].count("Game over") == 1, shown["text"][:400]
+    rows = page.locator("#sw-scores .ending-row")
+    assert rows.count() == 3
+    assert [int(rows.nth(i).get_attribute("data-seat")) for i in range(3)] == [r["seat"] for r in result["ranking"]]
+    assert "Cruises" in rows.first.inner_text() and result["how"] in page.inner_text("#sw-scores .ending-how")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.evaluate("""[...document.querySelectorAll('#sw-scores .ending-row')].every((row) => [...row.querySelectorAll('*')]
+        .every((n) => n.getBoundingClientRect().right <= row.getBoundingClientRect().right + 1))"""), "nothing in the ranking is cut"
     assert {("play", "choose"), ("play", "act"), ("final-action", "choose")} <= stages, stages
     assert not errors, errors
 

@@ -979,6 +979,49 @@ class Slipway(Engine):
                         "total": cruises + contracts + traders, "money": player["money"]})
         return out
 
+    RESULT_COLUMNS = ("Cruises", "Contracts", "Traders")
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The ending (README, "The ending"): every seat in place order with its points by part (the
+        cruises of its fleet, its kept contracts, its traders; they add up to its score), and how the
+        winner won in one sentence: how the game came to end, the winner's points by part and ships,
+        and the money that broke a tie on points when it did."""
+        scores = {s["seat"]: s for s in state["scores"]}
+        players = state["players"]
+        place_of = self.standings(state)
+        ranking = []
+        for seat in sorted(scores, key=lambda s: (place_of[s], s)):
+            s = scores[seat]
+            parts = [{"label": label, "value": s[key]}
+                     for label, key in zip(self.RESULT_COLUMNS, ("cruises", "contracts", "traders"), strict=True)]
+            ranking.append({"seat": seat, "place": place_of[seat], "score": s["total"], "parts": parts,
+                            "money": s["money"], "ships": len(players[seat]["fleet"])})
+        return {"how": self._how(state, ranking), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
+
+    def _how(self, state: State, ranking: list[dict[str, Any]]) -> str:
+        end = state["end"] or {}
+        ended = (f"The {end.get('part', 'ship tile')} stack ran out" if end.get("reason") == "stack"
+                 else "The queue ran out of cubes")
+        names = [p["name"] for p in state["players"]]
+        first = [r for r in ranking if r["place"] == 1]
+        top = first[0]
+        cruises, contracts, traders = (p["value"] for p in top["parts"])
+        by_part = [f"{_count(cruises, 'point')} from the cruises of {_count(top['ships'], 'ship')}",
+                   f"{contracts} from contracts"]
+        if traders:
+            by_part.append(f"{traders} from traders")
+        points = f"{_count(top['score'], 'point')} ({_and(by_part)})"
+        if len(first) > 1:
+            who = _and([names[r["seat"]] for r in first])
+            return (f"{ended}. {who} share first place with {_count(top['score'], 'point')} and "
+                    f"{_count(top['money'], 'coin')} each.")
+        tied = [r for r in ranking[1:] if r["score"] == top["score"]]
+        if tied:
+            others = _and([f"{names[r['seat']]}'s {r['money']}" for r in tied])
+            return (f"{ended}. {names[top['seat']]} won with {points}: a tie on points, broken by money "
+                    f"({_count(top['money'], 'coin')} to {others}).")
+        return f"{ended}. {names[top['seat']]} won with {points}."
+
     def _finish(self, state: State, events: list[Event]) -> None:
         scores = self.scores(state)
         state["scores"] = scores
@@ -1282,6 +1325,16 @@ class Slipway(Engine):
         from .bots import choose
 
         return choose(self, state, seat=seat, bot=bot, rng=rng)
+
+
+def _count(n: int, word: str) -> str:
+    """"1 point", "0 points", "3 ships"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _and(words: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _subsidy_in(option: str, players: int) -> bool:

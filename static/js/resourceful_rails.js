@@ -513,7 +513,7 @@
 
   // ---- the whole surface ---------------------------------------------------------------------------
   function headingFor(view) {
-    if (view.finished || view.phase === "finished") return "Game over";
+    if (view.finished || view.phase === "finished") return "The last round: round " + text(view.round);
     if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + (view.options && view.options.extra_build_turn ? "3" : "2");
     return "Round " + text(view.round) + (view.options && view.options.round_limit ? " of " + text(view.options.round_limit) : "");
   }
@@ -545,9 +545,14 @@
     const turn = $("rr-turn");
     say(turn, turnLine(payload, ctx));
     turn.classList.toggle("mine", !!mine(payload));
+    // Game over: the ending (ranking, major cities and cash, how it was won) in place of the turn line.
     const winner = $("rr-winner");
-    winner.hidden = !view.finished;
-    winner.textContent = view.finished ? turn.textContent : "";
+    const ended = Junction.RailPage.showEnding(winner, payload, ctx, { kind: KIND, title: "Resourceful Rails" });
+    if (ended) say(turn, "");
+    else { winner.hidden = !view.finished; winner.textContent = view.finished ? turn.textContent : ""; }
+    turn.hidden = ended;
+    winner.classList.toggle("rr-ended", ended);
+    $("rr-goal").hidden = ended;
     const me = view.you !== null && view.you !== undefined ? view.players.find((p) => p.seat === view.you) : null;
     $("rr-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 7 major cities with one network of your track and hold " + dollars(view.goal.cash) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 7, " + dollars(me.cash) + "." : "");

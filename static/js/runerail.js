@@ -688,7 +688,7 @@
 
   // ---- the whole surface ---------------------------------------------------------------------------
   function headingFor(view) {
-    if (view.finished || view.phase === "finished") return "Game over";
+    if (view.finished || view.phase === "finished") return "The last round: round " + text(view.round);
     if (view.phase === "draft") return "The foreman draft" + (view.draft && view.draft.deal > 1 ? " (deal " + text(view.draft.deal) + ")" : "");
     if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + text(view.build_rounds);
     return "Round " + text(view.round);
@@ -732,13 +732,19 @@
     const turn = $("rn-turn");
     say(turn, turnLine(payload, ctx));
     turn.classList.toggle("mine", !!mine(payload) || !!(view.pending && view.pending.yours && !ctx.readOnly));
+    // Game over: the ending (ranking, major cities and gold, how it was won) in place of the turn line.
     const winner = $("rn-winner");
-    winner.hidden = !view.finished;
-    if (view.finished) {
+    const ended = Junction.RailPage.showEnding(winner, payload, ctx, { kind: KIND, title: "Runerail" });
+    if (ended) say(turn, "");
+    else {
+      winner.hidden = !view.finished;
       const won = (view.winners || []).map((s) => view.players.find((p) => p.seat === s)).filter(Boolean);
-      winner.textContent = won.length ? andList.format(won.map((p) => text(p.name) + " (" + plural((p.majors || []).length, "major city", "major cities") + " joined, " + gold(p.gold) + ")")) +
-        (won.length === 1 ? " won" : " share the win") + (view.end_reason && view.end_reason !== "won" ? " (" + text(view.end_reason).replace(/-/g, " ") + ")" : "") + "." : "The game is over.";
-    } else winner.textContent = "";
+      winner.textContent = !view.finished ? "" : won.length ? andList.format(won.map((p) => text(p.name) + " (" + plural((p.majors || []).length, "major city", "major cities") + " joined, " + gold(p.gold) + ")")) +
+        (won.length === 1 ? " won." : " share the win.") : "The game is over.";
+    }
+    turn.hidden = ended;
+    winner.classList.toggle("rn-ended", ended);
+    $("rn-goal").hidden = ended;
     const me = meOf(view);
     $("rn-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 8 major cities with one network of your track and hold " + gold(view.goal.gold) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 8, " + gold(me.gold) + "." : "");

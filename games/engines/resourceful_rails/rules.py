@@ -55,6 +55,13 @@ def _key(core: Any, ref: Any) -> str:
     return m.key(m.find(ref))
 
 
+def _and(items: list[str]) -> str:
+    """"Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class ResourcefulRails(Engine):
     kind = KIND
     title = "Resourceful Rails"
@@ -179,6 +186,52 @@ class ResourcefulRails(Engine):
         """The rules name only the winners (``state["winners"]``): they are 1st, everyone else
         shares 2nd (the win is a race: nobody else is ranked)."""
         return places_from_winners(state["winners"], len(state["players"]))
+
+    RESULT_COLUMNS = ("Major cities", "Cash")
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The ending (README, "The ending"): how the winners won in one sentence, and every seat with its
+        major cities joined by one network and its cash. Places are :meth:`standings`' (the winners 1st, the
+        rest share 2nd); within a place the seats are listed by major cities joined, then cash. ``score`` is
+        None: the race is won by reaching the goal, not by a total (the parts say how near each came)."""
+        core = data.core(_map(state))
+        places_by_seat = self.standings(state)
+        majors = {p["seat"]: len(core.majors_connected(state["rail"], p["seat"])) for p in state["players"]}
+        cash = {p["seat"]: p["cash"] for p in state["players"]}
+        ranking = [
+            {"seat": s, "place": places_by_seat[s], "score": None,
+             "parts": [{"label": "Major cities", "value": majors[s]}, {"label": "Cash", "value": cash[s]}]}
+            for s in sorted(majors, key=lambda s: (places_by_seat[s], -majors[s], -cash[s], s))
+        ]
+        return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
+
+    def _how(self, state: State, majors: dict[int, int]) -> str:
+        winners = state["winners"]
+        players = state["players"]
+
+        def name(seat: int) -> str:
+            return str(players[seat]["name"] or f"Seat {seat + 1}")
+
+        names = _and([name(s) for s in winners])
+        if state["end_reason"] == "round-limit":
+            rounds = state["options"]["round_limit"]
+            richest = f"${players[winners[0]]['cash']:,}" if winners else "$0"
+            who = f"{names} had the most cash, {richest}" if len(winners) == 1 else f"{names} shared the most cash, {richest} each"
+            return (f"Nobody reached the goal in the {rounds} {'round' if rounds == 1 else 'rounds'} the game was limited to: "
+                    f"{who}.")
+        if not winners:
+            return ""
+        goal = f"{WIN_MAJORS} major cities and ${WIN_CASH:,}"
+        if len(winners) > 1:
+            each = _and([f"{name(s)} ({majors[s]} major cities, ${players[s]['cash']:,})" for s in winners])
+            return f"{each} reached the goal ({goal}) with the same cash and share the win."
+        seat = winners[0]
+        reached = (f"{names} joined {majors[seat]} major cities with one network of track "
+                   f"and had ${players[seat]['cash']:,}")
+        qualified = sum(1 for s in state["qualified"] if self.qualifies(state, s))  # as _end_turn counts them
+        if qualified > 1:
+            return f"{reached} at the end of the round: the most cash of the {qualified} players who reached the goal ({goal})."
+        return f"{reached} at the end of a turn (the goal: {goal})."
 
     def turn_key(self, state: State) -> Any:
         # A new key at every turn and every card drawn: undo never brings back a card once seen.

@@ -154,6 +154,13 @@ def _orc_holder(state: State) -> int | None:
     return None
 
 
+def _and(items: list[str]) -> str:
+    """"Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class RunerailHooks(RailHooks):
     """The foremen, the gates, the capped ports and the Deepways' bribes for one command's state.
 
@@ -424,6 +431,45 @@ class Runerail(Engine):
         """The rules name only the winners (``state["winners"]``): they are 1st, everyone else
         shares 2nd (the win is a race: nobody else is ranked)."""
         return places_from_winners(state["winners"], len(state["players"]))
+
+    RESULT_COLUMNS = ("Major cities", "Gold")
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The ending (README, "The ending"): how the winners won in one sentence, and every seat with its
+        major cities joined by one network (the Ley Line's two while it is open) and its gold. Places are
+        :meth:`standings`' (the winners 1st, the rest share 2nd); within a place the seats are listed by major
+        cities joined, then gold. ``score`` is None: the race is won by reaching the goal, not by a total."""
+        core = data.core()
+        places_by_seat = self.standings(state)
+        majors = {p["seat"]: len(core.majors_connected(state["rail"], p["seat"])) for p in state["players"]}
+        gold = {p["seat"]: p["gold"] for p in state["players"]}
+        ranking = [
+            {"seat": s, "place": places_by_seat[s], "score": None,
+             "parts": [{"label": "Major cities", "value": majors[s]}, {"label": "Gold", "value": gold[s]}]}
+            for s in sorted(majors, key=lambda s: (places_by_seat[s], -majors[s], -gold[s], s))
+        ]
+        return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
+
+    def _how(self, state: State, majors: dict[int, int]) -> str:
+        winners, players = state["winners"], state["players"]
+        if not winners:
+            return ""
+
+        def name(seat: int) -> str:
+            return str(players[seat]["name"] or f"Seat {seat + 1}")
+
+        goal = f"{WIN_MAJORS} of the {len(data.core().map.majors)} major cities and {WIN_GOLD:,} gold"
+        if len(winners) > 1:
+            each = _and([f"{name(s)} ({majors[s]} major cities, {players[s]['gold']:,} gold)" for s in winners])
+            same = " with the same gold" if state["options"].get("win_tie", "most-gold") == "most-gold" else ""
+            return f"{each} reached the goal ({goal}) at the same moment{same} and share the win."
+        seat = winners[0]
+        how = (f"{name(seat)} joined {majors[seat]} major cities with one network of track and had "
+               f"{players[seat]['gold']:,} gold (the goal: {goal})")
+        also = [s for s in range(len(players)) if s != seat and self.qualifies(state, s)]
+        if also:
+            how += f"; {_and([name(s) for s in also])} reached it at the same moment with less gold"
+        return how + "."
 
     def turn_key(self, state: State) -> Any:
         # A new key at every turn and every card drawn: undo never brings back a card once seen.

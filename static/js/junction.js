@@ -466,7 +466,7 @@ const Junction = (() => {
   /* ending(result, opts) → a <section class="ending"> for a finished game: the payload's `result`
    * (games/engines/base.py Engine.result: `how`, `columns`, `ranking`), opts {seats (the summary's),
    * you (this page's seat or null), code, kind, title, unit (one, other: "point"), score(value)
-   * (words for a score: default "N points")}. One list item per seat in place order (fits a 360 px
+   * (words for a score: default "N points"), part({label, value}) (words for a part: default "Label N")}. One list item per seat in place order (fits a 360 px
    * phone: the score's parts wrap under the name, never a wide table), then the replay and a new game
    * of the same title. Null when there is no result (a game that did not finish by its rules). */
   function ending(result, opts) {
@@ -480,7 +480,7 @@ const Junction = (() => {
       const seat = seats.find((s) => s.index === row.seat) || {};
       const name = text(seat.name, "Seat " + (row.seat + 1));
       const mine = o.you !== null && o.you !== undefined && row.seat === o.you;
-      const parts = (row.parts || []).map((p) => el("span", { class: "ending-part" }, text(p.label, "") + " " + number(p.value)));
+      const parts = (row.parts || []).map((p) => el("span", { class: "ending-part" }, o.part ? o.part(p) : text(p.label, "") + " " + number(p.value)));
       list.append(el("li", { class: "ending-row" + (row.place === 1 ? " ending-first" : "") + (mine ? " ending-you" : ""), "data-seat": row.seat },
         el("span", { class: "ending-place" }, ordinal(row.place)),
         el("span", { class: "ending-name" },

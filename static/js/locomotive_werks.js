@@ -213,6 +213,16 @@
     }).catch(() => {});
   }
 
+  /* ---- the ending: every seat ranked by coins with the last round's sales and tax (Engine.result) ---- */
+  function renderEnding(view, payload, ctx) {
+    const summary = ctx.summary;
+    const seats = summary && Array.isArray(summary.seats) && summary.seats.length ? summary.seats : view.players.map((p) => ({ index: p.seat, name: p.name }));
+    const section = view.finished ? Junction.ending(payload.result, { seats, you: view.you, code: ctx.code, kind: "locomotive-werks", title: "Locomotive Werks", unit: "coin" }) : null;
+    const box = $("lw-ending");
+    box.hidden = !section;
+    box.replaceChildren(...(section ? [section] : []));
+  }
+
   window.JunctionPlay = {
     render(payload, ctx) {
       const view = payload.state;
@@ -224,7 +234,7 @@
       const finished = view.finished || payload.status === "finished";
       const mine = (payload.legal_commands || []).length > 0;
       const turn = $("lw-turn");
-      turn.textContent = finished ? "Game over: " + ((view.winners || []).length ? people(view.winners) + " won." : "no winner.")
+      turn.textContent = finished ? (payload.result ? "" : "Game over: " + ((view.winners || []).length ? people(view.winners) + " won." : "no winner."))
         : payload.status === "paused" ? "The game is paused."
         : mine ? "Your turn: " + (view.phase === "development" ? "develop one new locomotive, or pass." : "buy or shift production units, then end your turn.")
         : view.active_seat !== null && view.active_seat !== undefined ? (ctx.readOnly ? who(view.active_seat) + "'s turn." : "Waiting for " + who(view.active_seat) + "…") : "";
@@ -242,6 +252,7 @@
       const report = view.last_round;
       $("lw-report-title").textContent = report ? "What happened in round " + text(report.round) : "Last round";
       $("lw-report").replaceChildren(...(report ? report.events.map((e) => el("li", { class: "ev-" + e.type }, describe(e))) : [el("li", { class: "muted" }, "Selling, tax, turn order and the market run automatically after the capacity phase; they are explained here.")]));
+      renderEnding(view, payload, ctx);
       $("lw-replay").hidden = !!ctx.readOnly;  // a replay does not link to itself
       refreshRecent(ctx);
     },

@@ -311,36 +311,23 @@
     $("ws-ties").replaceChildren(...parts);
   }
 
-  // Who won and why: most ties; players level on ties are separated by money minus debt.
-  function winnerText(final) {
-    const scores = final.scores || [];
-    if (!scores.length) return "Game over.";
-    const winners = final.winners && final.winners.length ? final.winners : [scores[0].seat];
-    const won = scores.filter((s) => winners.includes(s.seat));
-    const top = won[0];
-    const names = joinNames(won.map((s) => s.name));
-    const level = scores.filter((s) => s.ties === top.ties);
-    const worth = (s) => (s.net_worth === undefined || s.net_worth === null ? "" : money(s.net_worth));
-    if (won.length > 1) {
-      return names + " share the win: " + plural(top.ties, "tie") + (worth(top) ? " and " + worth(top) + " money minus debt each" : "") + ".";
-    }
-    if (level.length > 1) {
-      const others = level.filter((s) => s.seat !== top.seat);
-      return names + " wins the tiebreak: level with " + joinNames(others.map((s) => s.name)) + " on " + plural(top.ties, "tie") +
-        ", but more money minus debt (" + [top, ...others].map((s) => s.name + " " + worth(s)).join(", ") + ").";
-    }
-    const second = scores.find((s) => s.seat !== top.seat);
-    return names + " wins with " + plural(top.ties, "tie") + (second ? " (" + second.name + " " + second.ties + ")" : "") + ".";
+  // The ending (Junction.ending from payload.result, Engine.result): every seat ranked by ties with its
+  // ties by source and money minus debt (the tiebreak); then every tie line by line, per player.
+  const NET_WORTH = "Money minus debt";
+  const endingPart = (p) => p.label + " " + (p.label === NET_WORTH ? money(p.value) : Junction.number(p.value));
+  function endingSeats() {
+    const summary = ctx && ctx.summary;
+    return summary && Array.isArray(summary.seats) && summary.seats.length ? summary.seats : view.players.map((p) => ({ index: p.seat, name: p.name }));
   }
-
-  function renderFinal() {
+  function renderFinal(payload) {
     const box = $("ws-final");
     if (!view.final) { box.hidden = true; return; }
     box.hidden = false;
     const winners = view.final.winners || [];
-    box.replaceChildren(el("h3", {}, "Final scoring (round " + view.final.round + ")"),
-      el("p", { class: "ws-winner", id: "ws-winner" }, winnerText(view.final)),
-      el("p", { class: "muted" }, "Ranking: " + (view.final.tiebreak || "most ties, then money minus debt") + "."),
+    const ending = Junction.ending(payload.result, { seats: endingSeats(), you: view.viewer, code: ctx.code, kind: "wood-and-steel", title: "Wood and Steel",
+      unit: "tie", part: endingPart });
+    box.replaceChildren(...(ending ? [ending] : [el("h3", {}, "Game over")]),
+      el("h3", {}, "Every tie, line by line (round " + view.final.round + ")"),
       ...view.final.scores.map((s) =>
         el("details", { open: s.seat === view.viewer, class: winners.includes(s.seat) ? "ws-won" : "", "data-seat": s.seat },
           el("summary", {}, el("b", {}, s.name), " — " + plural(s.ties, "tie") + (s.net_worth !== undefined ? " · " + money(s.net_worth) + " money minus debt" : ""), winners.includes(s.seat) ? el("span", { class: "tag ws-won-tag" }, "winner") : null),
@@ -525,7 +512,7 @@
       const me = view.viewer;
       const myMove = legal.length > 0;
       let turn;
-      if (view.phase === "finished") turn = "Game over.";
+      if (view.phase === "finished") turn = payload.result ? "" : "Game over.";
       else if (ctx.readOnly) turn = watchedTurn();  // a replay: what was going on, no one waits
       else if (view.phase === "ranking" || view.phase === "engines") turn = myMove ? "Your move." : "Waiting for the others…";
       else turn = view.current_seat === me && me !== null ? "Your turn." : "Waiting for " + who(view.current_seat) + "…";
@@ -540,7 +527,7 @@
       renderSetup(legal);
       renderMine(legal);
       renderActions(legal);
-      renderFinal();
+      renderFinal(payload);
       renderMarket(legal);
       renderTies();
       renderRailroads(legal);

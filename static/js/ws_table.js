@@ -36,6 +36,7 @@
   let summary = initial;
   let board = Junction.readJson("board-data");
   let view = null, status = initial.status, lastSeq = 0;
+  let result = null;  // a finished game's ending (payload.result, Engine.result)
   const shown = (slug) => (view && view.names && view.names[slug]) || slug;  // the engine's display name
   let geo = null;  // city positions and route geometry, built once per board
 
@@ -614,6 +615,15 @@
   $("ws-t-start").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/start"));
   $("ws-t-addbot").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/seats", { bot: "planner" }));
 
+  // The ending at game over: every seat ranked by ties, its ties by source and money minus debt.
+  function renderEnding() {
+    const box = $("ws-t-ending");
+    const ending = view && view.phase === "finished" ? Junction.ending(result, { seats: summary.seats || [], you: null, code, kind: "wood-and-steel",
+      title: "Wood and Steel", unit: "tie", part: (p) => p.label + " " + (p.label === "Money minus debt" ? money(p.value) : Junction.number(p.value)) }) : null;
+    box.hidden = !ending;
+    box.replaceChildren(...(ending ? [ending] : []));
+  }
+
   Junction.connectGame(code, token, {
     onStatus: Junction.liveBadge($("conn")),
     onGame(game) { summary = game; status = game.status; renderAll(); renderLobby(); rejoinShow(); },
@@ -621,7 +631,9 @@
       document.body.dataset.version = payload.version;
       status = payload.status || status;
       view = payload.state || null;
+      result = payload.result || null;
       renderAll();
+      renderEnding();
       renderLobby();
       if (payload.version > 0) refreshFeed();
     },

@@ -203,9 +203,13 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     assert undone and built
 
     for phone in (ada, ben):
-        phone.wait_for_selector("body[data-phase=finished] #ws-final #ws-winner")
-        text = phone.inner_text("#ws-winner")
-        assert text.startswith("Ada wins the tiebreak: level with Ben on 0 ties, but more money minus debt"), text
+        phone.wait_for_selector("body[data-phase=finished] #ws-final .ending")
+        assert phone.inner_text("#ws-final .ending-headline") == "Ada won."
+        text = phone.inner_text("#ws-final .ending-how")
+        assert text.startswith("Ada won with 0 ties, level with Ben, on money minus debt ($"), text
+        rows = phone.locator("#ws-final .ending-row")
+        assert rows.count() == 2 and rows.first.get_attribute("data-seat") == "0"
+        assert "Money minus debt $" in rows.first.inner_text()
         assert "+-" not in phone.inner_text("#ws-final")
     ben.wait_for_function("document.querySelector('#ws-feed').innerText.includes('Ada won')")
     ben.screenshot(path=str(SHOTS / "ws-final-phone.png"), full_page=False)
@@ -241,6 +245,11 @@ def test_host_undoes_a_random_draw_then_final_scoring_names_the_winner(live_serv
     table.wait_for_selector("#ws-t-winner")
     assert table.inner_text("#ws-t-winner") == "Ada won with 0 ties"
     assert "Tiebreak on money minus debt" in table.inner_text("#ws-t-note")
+    table.wait_for_selector("#ws-t-ending .ending-row")  # the ending: both ranked, ties by source and money minus debt
+    assert table.inner_text("#ws-t-ending .ending-headline") == "Ada won."
+    assert table.locator("#ws-t-ending .ending-row").count() == 2
+    assert "Money minus debt $" in table.inner_text("#ws-t-ending .ending-row[data-seat='1']")
+    table.screenshot(path=str(SHOTS / "ws-final-table.png"), full_page=False)
 
 
 def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_lot(live_server_url, new_page):

@@ -282,6 +282,49 @@ class LocomotiveWerks(Engine):
             return places([(c, state["order"].index(seat)) for seat, c in enumerate(coins)])
         return places(coins)
 
+    def result(self, state: State) -> dict[str, Any]:
+        """The ending (README, "The ending"): ranked as :meth:`standings`, the score is coins after
+        the last round's tax; the parts are that round's sales and tax and, when ``winner_ties``
+        is "later-in-turn-order", each seat's place in the last turn order (what breaks a tie)."""
+        players = state["players"]
+        later = state["options"].get("winner_ties", "shared") == "later-in-turn-order"
+        report = (state.get("last_round") or {}).get("events", [])
+        sales = [0] * len(players)
+        tax = [0] * len(players)
+        for event in report:
+            if event["type"] == "sale":
+                sales[event["seat"]] += event["income"]
+            elif event["type"] == "tax":
+                tax[event["seat"]] += event["tax"]
+        places_by_seat = self.standings(state)
+        columns = ["Last round's sales", "Tax"] + (["Turn order"] if later else [])
+        ranking = []
+        for seat, player in enumerate(players):
+            parts = [{"label": columns[0], "value": sales[seat]}, {"label": "Tax", "value": -tax[seat]}]
+            if later:
+                parts.append({"label": "Turn order", "value": state["order"].index(seat) + 1})
+            ranking.append({"seat": seat, "place": places_by_seat[seat], "score": player["coins"], "parts": parts})
+        ranking.sort(key=lambda row: (row["place"], row["seat"]))
+        return {"how": self._how(state), "columns": columns, "ranking": ranking}
+
+    @staticmethod
+    def _how(state: State) -> str:
+        """How the game was won, in one sentence."""
+        players = state["players"]
+        winners = state["winners"]
+        threshold = state["options"]["end_threshold"]
+        rnd = (state.get("last_round") or {}).get("round", state["round"])
+        best = max(p["coins"] for p in players)
+        names = [players[s]["name"] for s in winners]
+        reached = f"the game ends when someone has at least {threshold:,} coins after a round's tax, as in round {rnd}"
+        if len(names) > 1:
+            return f"{' and '.join(names)} share the win with {best:,} coins each: {reached}."
+        tied = [p["name"] for p in players if p["coins"] == best]
+        if len(tied) > 1:
+            return (f"{names[0]} won on {best:,} coins, level with {' and '.join(n for n in tied if n != names[0])}, "
+                    f"by being later in the last turn order: {reached}.")
+        return f"{names[0]} won with the most coins, {best:,}: {reached}."
+
     def production_costs(self, state: State) -> tuple[int, ...]:
         return PRODUCTION[state["options"]["production_costs"]]
 

@@ -1506,6 +1506,71 @@ class WoodAndSteelEngine(Engine):
         key = {s["seat"]: (s["ties"], s["net_worth"]) for s in state["final"]["scores"]}
         return places([key[seat] for seat in range(len(state["players"]))])
 
+    # The ending's parts (README, "The ending"): a score sheet's lines by where the ties came from.
+    RESULT_PARTS = (
+        ("delivery", "Deliveries"),
+        ("west-coast", "West Coast"),
+        ("connection", "Connections"),
+        ("monopoly", "Monopolies"),
+        ("breadth", "Breadth"),
+        ("depth", "Depth"),
+        ("regional-dominance", "Regional dominance"),
+        ("challenger", "Challenger"),
+        ("bankruptcy", "Bankruptcy"),
+        ("other", "Other"),  # a source this list does not name (a game master's edit), so the parts add up
+    )
+    _PART_SOURCES = frozenset(src for src, _label in RESULT_PARTS)
+    NET_WORTH = "Money minus debt"
+
+    def result(self, state: State) -> dict[str, Any]:
+        """The ending: ranked as :meth:`standings` (most ties, then money minus debt); the score
+        is ties, the parts are the ties by source (only the sources someone scored from, in
+        score-sheet order) and then money minus debt, which breaks a tie on ties."""
+        scores = state["final"]["scores"]
+        by_seat: dict[int, dict[str, int]] = {}
+        for s in scores:
+            sums: dict[str, int] = {}
+            for line in s["breakdown"]:
+                source = line["source"] if line["source"] in self._PART_SOURCES else "other"
+                sums[source] = sums.get(source, 0) + line["ties"]
+            by_seat[s["seat"]] = sums
+        used = [(src, label) for src, label in self.RESULT_PARTS if any(sums.get(src) for sums in by_seat.values())]
+        places_by_seat = self.standings(state)
+        ranking = [
+            {
+                "seat": s["seat"],
+                "place": places_by_seat[s["seat"]],
+                "score": s["ties"],
+                "parts": [{"label": label, "value": by_seat[s["seat"]].get(src, 0)} for src, label in used]
+                + [{"label": self.NET_WORTH, "value": s["net_worth"]}],
+            }
+            for s in scores
+        ]
+        ranking.sort(key=lambda row: (row["place"], row["seat"]))
+        return {"how": self._how(state), "columns": [label for _src, label in used] + [self.NET_WORTH], "ranking": ranking}
+
+    @staticmethod
+    def _how(state: State) -> str:
+        """How the game was won, in one sentence."""
+        final = state["final"]
+        scores = {s["seat"]: s for s in final["scores"]}
+        names = [scores[w]["name"] for w in final["winners"]]
+        top = scores[final["winners"][0]]
+        target = state["options"]["target_ties"]
+        ties = f"{top['ties']} tie" + ("" if top["ties"] == 1 else "s")
+        if top["ties"] >= target:
+            why = f"reaching {target} ties ends the game"
+        else:
+            why = f"the game stopped after round {final['round']}, its last"
+        if len(names) > 1:
+            return f"{' and '.join(names)} share the win with {ties} and {_dollars(top['net_worth'])} money minus debt each ({why})."
+        level = [s for s in final["scores"] if s["ties"] == top["ties"] and s["seat"] != top["seat"]]
+        if level:
+            others = ", ".join(f"{s['name']} {_dollars(s['net_worth'])}" for s in level)
+            return (f"{names[0]} won with {ties}, level with {' and '.join(s['name'] for s in level)}, on money minus debt "
+                    f"({_dollars(top['net_worth'])} against {others}; {why}).")
+        return f"{names[0]} won with the most ties, {ties} ({why})."
+
     def legal_commands(self, state: State, *, seat: int) -> list[Command]:
         from .legal import legal_commands
 
@@ -1558,6 +1623,10 @@ class WoodAndSteelEngine(Engine):
         choices = [c for c in legal if c["cmd"] != "borrow"] + ([None] if borrows else [])
         pick = rng.choice(choices)
         return pick if pick is not None else rng.choice(borrows)
+
+
+def _dollars(amount: int) -> str:
+    return ("-$" if amount < 0 else "$") + f"{abs(amount):,}"
 
 
 def turn_key(state: State) -> Any:

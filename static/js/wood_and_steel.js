@@ -5,7 +5,9 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const el = Junction.el;
-  const money = (n) => (n < 0 ? "−$" : "$") + Math.abs(n).toLocaleString("en-US");
+  // Dollars, grouped ("$5,000", "−$2,000"). In a <select> the amount comes first (optionText): a phone
+  // clips a chosen option's text at the box's right edge, mid-number ("…John Bull) · $5,00") when last.
+  const money = (n) => (n < 0 ? "−$" : "$") + Junction.number(Math.abs(n));
   const signed = (n) => (n < 0 ? "−" : "+") + Math.abs(n);  // a tie line: +3 or −5, never +-5
   const plural = (n, word) => n + " " + word + (n === 1 || n === -1 ? "" : "s");
   const joinNames = (list) => (list.length <= 1 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1]);
@@ -166,7 +168,7 @@
     const out = [...auctionControls(legal), ...pricedControls()];
     const label = {
       "borrow": ["Borrow", (c) => money(c.amount)],
-      "claim-market-contract": ["Claim market contract", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination + " " + money(m.value) : "#" + c.contract; }],
+      "claim-market-contract": ["Claim market contract", (c) => { const m = contractById(c.contract); return m ? money(m.value) + " · " + m.commodity + " → " + m.destination : "#" + c.contract; }],
       "fulfill-contract": ["Fulfil", (c) => { const m = contractById(c.contract); return m ? m.commodity + " → " + m.destination : "#" + c.contract; }],
       "claim-connection-bonus": ["Claim connection bonus", (c) => { const b = (view.connection_bonuses || []).find((x) => x.id === c.bonus); return b ? b.name + " (" + b.ties + " ties)" : "#" + c.bonus; }],
       "sell-track": ["Sell track", (c) => routeName(c.route)],
@@ -200,7 +202,7 @@
     const entries = [...open, ...listed.filter((e) => e.reason)];
     const full = (e) => what(e.command) + " · " + money(e.price);
     const select = el("select", { id: opts.id ? opts.id + "-choice" : null, "aria-label": title },
-      entries.map((e, i) => el("option", { value: i, "data-route": e.command.route }, full(e) + (e.reason ? " — " + e.reason.message : ""))));
+      entries.map((e, i) => el("option", { value: i, "data-route": e.command.route }, money(e.price) + " · " + what(e.command) + (e.reason ? " — " + e.reason.message : ""))));
     const button = el("button", { type: "button", class: opts.primary ? "primary" : "", id: opts.id || null, "data-cmd": cmd }, "");
     const why = el("p", { class: "muted ws-why", id: opts.id ? opts.id + "-why" : null });
     const chosen = () => entries[Number(select.value) || 0];

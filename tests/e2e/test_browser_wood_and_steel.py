@@ -4,6 +4,7 @@ change without a reload; a player undoes a move."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -298,8 +299,9 @@ def test_the_phone_prices_a_build_before_paying_and_the_first_bidder_chooses_a_l
     assert mover.inner_text("#ws-build-why") == "You may build 2 segments per turn."
     # the other money-spending actions show their prices too: the engine costs from the listing
     engines = mover.locator(".ws-priced[data-cmd=buy-engine] select option").all_inner_texts()
-    assert engines and all(" · $" in text for text in engines), engines
-    assert any("American (trade in John Bull) · $5,000" in text for text in engines), engines  # display names
+    assert engines and all(re.match(r"\$\d{1,3}(,\d{3})* · ", text) for text in engines), engines  # the price first: a phone clips the end
+    assert any(text.startswith("$5,000 · American (trade in John Bull)") for text in engines), engines  # display names
+    assert mover.inner_text(".ws-priced[data-cmd=buy-engine] button").endswith(" · $5,000")  # the button wraps the whole line
     mover.screenshot(path=str(SHOTS / "ws-build-priced.png"), full_page=False)
 
     # A game master's edit: the mover is bankrupt and owes what the two new routes sold for.

@@ -21,7 +21,7 @@ from django.utils.html import format_html, format_html_join
 
 from . import services
 from .engines.base import RulesError
-from .engines.registry import get_engine
+from .engines.registry import find_engine, get_engine
 from .errors import ServiceError
 from .models import Action, Game, Seat
 from .redaction import action_redacted, reveals_all
@@ -129,10 +129,8 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="kind", ordering="kind")
     def kind_title(self, game: Game) -> str:
         """The kind's display name ("Locomotive Werks"), from its engine; the slug if none."""
-        try:
-            return get_engine(game.kind).title
-        except RulesError:  # a kind no engine serves any more still lists
-            return game.kind
+        engine = find_engine(game.kind)  # a kind no engine serves any more still lists
+        return engine.title if engine is not None else game.kind
 
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)
@@ -347,24 +345,15 @@ def rejoin_code_shown(request, *, game_id: int, seat: int, by: str) -> dict:
 def _command_shown(game: Game):
     """A function from an action of ``game`` to its command as a spectator reads it (games/redaction.py)."""
     reveal = reveals_all(game)
-    try:
-        engine = get_engine(game.kind)
-    except RulesError:
-        engine = None
+    engine = find_engine(game.kind)
 
     def shown(action: Action) -> dict:
-        if engine is None and not reveal:
-            return {"cmd": action.command.get("cmd")}
         return action_redacted(engine=engine, command=action.command, events=[], actor=action.seat, viewer=None, reveal=reveal)[0]
     return shown
 
 
 def _events_shown(game: Game, action: Action) -> list:
-    try:
-        engine = get_engine(game.kind)
-    except RulesError:
-        return [] if not reveals_all(game) else action.events
-    return action_redacted(engine=engine, command=action.command, events=action.events, actor=action.seat, viewer=None,
+    return action_redacted(engine=find_engine(game.kind), command=action.command, events=action.events, actor=action.seat, viewer=None,
                            reveal=reveals_all(game))[1]
 
 

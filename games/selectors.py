@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Q
 
 from .engines.base import RulesError
-from .engines.registry import get_engine
+from .engines.registry import find_engine, get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
 from .models import Action, Game, RejoinCode, Seat, SeatToken
 from .redaction import action_redacted, reveals_all, seed_public
@@ -158,6 +158,10 @@ def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | No
         if seat is not None and game.status == Game.Status.ACTIVE
         else []
     )
+    if engine.takes_back and seat is not None:  # what this seat may take back now (games/takeback.py)
+        from .takeback import offer
+
+        payload["take_back"] = offer(game, seat)
     if game.status == Game.Status.FINISHED and engine.is_finished(game.state):
         payload["result"] = engine.result(game.state)  # the ending screen's ranking and scores (Engine.result)
     return payload
@@ -226,7 +230,7 @@ def action_json(action: Action, *, engine=None, viewer: int | None = None, revea
     seat's private arguments and event fields are null while the game runs (``reveal``: it is finished);
     a game master's edit shows that it happened, not the state it wrote (that would hold every seat's secrets)."""
     if engine is None and not reveal:
-        engine = get_engine(action.game.kind)
+        engine = find_engine(action.game.kind)
     command, events = action_redacted(
         engine=engine, command=action.command, events=action.events, actor=action.seat, viewer=viewer, reveal=reveal,
     )

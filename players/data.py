@@ -13,8 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engines.base import RulesError
-from games.engines.registry import get_engine
+from games.engines.registry import find_engine
 from games.models import Action, Game, Seat
 from games.redaction import reveals_all, seed_public
 from games.selectors import action_json
@@ -38,7 +37,7 @@ def account_export(*, user) -> dict[str, Any]:
     games = []
     for game in Game.objects.filter(pk__in=held).order_by("created_at", "id"):
         seats = list(game.seats.order_by("index"))
-        engine, reveal, mine = _engine(game.kind), reveals_all(game), held[game.pk]
+        engine, reveal, mine = find_engine(game.kind), reveals_all(game), held[game.pk]
         games.append({
             "kind": game.kind,
             "title": _title(game.kind),
@@ -88,27 +87,17 @@ def _settings(profile: Profile | None) -> dict[str, Any]:
     return {f.attname: getattr(profile, f.attname) if profile else f.get_default() for f in fields}
 
 
-def _engine(kind: str):
-    try:
-        return get_engine(kind)
-    except RulesError:
-        return None
-
-
 def _log(game: Game, *, engine, reveal: bool, seats: list[int]) -> list[dict[str, Any]]:
     """The game's whole log as the player's seats read it (an action of one of them as that seat)."""
     out = []
     for action in Action.objects.filter(game_id=game.pk).order_by("sequence"):
-        if engine is None and not reveal:  # a kind no engine serves: nothing says what is private, so only the command's name
-            out.append({**action_json(action, engine=None, reveal=True), "command": {"cmd": action.command.get("cmd")}, "events": []})
-            continue
         viewer = action.seat if action.seat in seats else seats[0]
         out.append(action_json(action, engine=engine, viewer=viewer, reveal=reveal))
     return out
 
 
 def _title(kind: str) -> str:
-    engine = _engine(kind)
+    engine = find_engine(kind)
     return engine.title if engine is not None else kind
 
 

@@ -25,6 +25,12 @@ def get_engine(kind: str) -> Engine:
         raise RulesError("unknown-kind", f"There is no game kind {kind!r}.") from None
 
 
+def find_engine(kind: str) -> Engine | None:
+    """The engine for ``kind``, or None when no engine serves it (a game of a kind retired since:
+    its log can still be read, as names only: games/redaction.py)."""
+    return _ENGINES.get(kind)
+
+
 def all_engines() -> list[Engine]:
     return sorted(_ENGINES.values(), key=lambda e: e.title)
 

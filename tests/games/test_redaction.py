@@ -119,3 +119,11 @@ def test_a_game_master_who_is_not_a_superuser_reads_a_running_game_as_a_spectato
     client.force_login(superuser)
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert str(game.seed) in page  # a superuser keeps the whole game
+
+
+def test_a_kind_no_engine_serves_shows_only_each_commands_name_until_it_is_finished():
+    from games.redaction import action_redacted
+
+    command, events = {"cmd": "discard", "card": "K10"}, [{"type": "discarded", "card": "K10"}]
+    assert action_redacted(engine=None, command=command, events=events, actor=0, viewer=1, reveal=False) == ({"cmd": "discard"}, [])
+    assert action_redacted(engine=None, command=command, events=events, actor=0, viewer=1, reveal=True) == (command, events)

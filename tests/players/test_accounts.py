@@ -130,7 +130,7 @@ def test_a_seat_handed_to_another_device_loses_its_device_tokens(django_capture_
     token = seats.seat_token_issue(user=ada, seat=seat)
     game = game_get(code=code)
     device_actor = actor_for_token(game=game, token=token)
-    issued = services.rejoin_code_create(game_id=game.pk, seat=1, by="host")
+    issued = services.rejoin_code_create(game_id=game.pk, seat=1, by="gm")  # a game master: no actor, never held back
     with django_capture_on_commit_callbacks(execute=True):
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     assert not SeatToken.objects.exists()
@@ -142,7 +142,7 @@ def test_a_seat_handed_to_another_device_loses_its_device_tokens(django_capture_
     moved = [m for _, m in sent if m.get("type") == "seat.moved"]
     assert hash_token(token) in {m["token_hash"] for m in moved}  # its open sockets are told and closed
     # Taken with a rejoin code while signed in: the seat is that account's.
-    issued = services.rejoin_code_create(game_id=game.pk, seat=1, by="host")
+    issued = services.rejoin_code_create(game_id=game.pk, seat=1, by="gm")  # a game master: no actor, never held back
     taken = signed_in(ada).post(f"/api/games/{code}/rejoin", {"code": issued.code}, format="json")
     assert taken.status_code == 200, taken.content
     assert Seat.objects.get(pk=seat.pk).user == ada
@@ -156,7 +156,7 @@ def test_a_device_token_asked_for_as_the_seat_is_handed_on_is_refused():
     seat = Seat.objects.get(game__code=code, index=1)
     services.seat_user_link(seat=seat, user=ada)
     read_before = Seat.objects.get(pk=seat.pk)  # what the "Open" request read
-    issued = services.rejoin_code_create(game_id=seat.game_id, seat=1, by="host")
+    issued = services.rejoin_code_create(game_id=seat.game_id, seat=1, by="gm")  # a game master: no actor, never held back
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     with pytest.raises(NotFound) as refused:
         seats.seat_token_issue(user=ada, seat=read_before)

@@ -115,7 +115,7 @@ def test_a_seat_handed_to_another_device_rates_nobody_and_the_recompute_agrees()
     or in a recompute. Bob taking his own seat back on a new phone keeps a game rated."""
     ann, bob = user("ann"), user("bob")
     handed, tokens = table({0: ann, 1: bob})
-    issued = services.rejoin_code_create(game_id=Game.objects.get(code=handed).pk, seat=1, by="host")
+    issued = services.rejoin_code_create(game_id=Game.objects.get(code=handed).pk, seat=1, by="gm")  # a game master: no actor, never held back
     tokens[1] = services.rejoin_code_redeem(code=handed, rejoin_code=issued.code, user=ann).token
     Seat.objects.filter(game__code=handed, index=1).update(user=bob)  # a seat ann also held would rate nobody anyway
     handed_game = play(handed, tokens, [(0, 3)])
@@ -123,7 +123,7 @@ def test_a_seat_handed_to_another_device_rates_nobody_and_the_recompute_agrees()
     assert game_rate(game_id=handed_game.pk) == [] and not RatingChange.objects.exists()
 
     kept, tokens = table({0: ann, 1: bob})
-    issued = services.rejoin_code_create(game_id=Game.objects.get(code=kept).pk, seat=1, by="host")
+    issued = services.rejoin_code_create(game_id=Game.objects.get(code=kept).pk, seat=1, by="gm")  # a game master: no actor, never held back
     tokens[1] = services.rejoin_code_redeem(code=kept, rejoin_code=issued.code, user=bob).token
     kept_game = play(kept, tokens, [(0, 3)])
     assert kept_game.unrated_reason == "" and RatingChange.objects.filter(game=kept_game).count() == 2

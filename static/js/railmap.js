@@ -26,6 +26,7 @@ Junction.RailMap = (() => {
   const MAX_STEP_PX = 110;  // closest zoom: neighbouring mileposts this far apart on screen
   const GOODS_STEP_PX = 30;  // goods show once neighbouring mileposts are this far apart
   const LABEL_PX = 12, GOODS_PX = 11;  // label sizes on screen (match railmap.css)
+  const CONTROLS_PX = 56;  // the zoom buttons' column at the right (railmap.css .rm-controls), kept clear by fit
   const LAYOUTS = ["odd-q-up", "odd-r"];
   // The seats' colour names in the site's palette (Junction.PALETTE, Okabe–Ito: static/js/junction.js);
   // any other CSS colour passes. Without junction.js (a test page), the same eight in seat order.
@@ -250,7 +251,8 @@ Junction.RailMap = (() => {
   /* Draw `mapData` (junction/rail-map@1) into `container` (an empty element the page sizes;
    * railmap.css gives it a height). options: {colors: {seat: colour}, onTap(key, info),
    * label(city) → text, goodsNames: {id: name} or (id) → name, goodsKey: the cities' key listing what
-   * they offer ("goods" unless given: the map format leaves it to the title), ariaLabel, layer, seaTaps}. */
+   * they offer ("goods" unless given: the map format leaves it to the title), ariaLabel, layer, seaTaps,
+   * shrinkToFit (the whole map shown in a box taller than the map's shape: the box takes the map's height)}. */
   function create(container, mapData, options) {
     if (!container || !container.append) throw new TypeError("RailMap: a container element is needed");
     const opts = Object.assign({}, options);
@@ -308,8 +310,8 @@ Junction.RailMap = (() => {
     const button = (cls, label, d, onclick) =>
       Junction.el("button", { type: "button", class: "rm-" + cls, "aria-label": label, title: label, onclick }, icon(d));
     const controls = Junction.el("div", { class: "rm-controls" },
-      button("zoom-in", "Zoom in", "M5 12h14M12 5v14", () => { fitted = false; zoomBy(1 / 1.6); }),
-      button("zoom-out", "Zoom out", "M5 12h14", () => { fitted = false; zoomBy(1.6); }),
+      button("zoom-in", "Zoom in", "M5 12h14M12 5v14", () => { unfit(); zoomBy(1 / 1.6); }),
+      button("zoom-out", "Zoom out", "M5 12h14", () => { unfit(); zoomBy(1.6); }),
       button("fit", "Show the whole map", "M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5", () => fit()));
     const crosshair = Junction.el("div", { class: "rm-crosshair", "aria-hidden": "true" });
     container.append(svg, controls, crosshair, help);
@@ -597,10 +599,29 @@ Junction.RailMap = (() => {
       return r;
     }
     const size = () => [W || 360, H || 240];
+    /* The box the whole map needs at scale u (map units per CSS pixel): the mileposts' hexes and every
+     * label's estimated box (labels keep their size on screen, so the farther out the zoom, the more
+     * of the map a label at the edge covers), so no edge label is cut ("ortland, OR"). */
+    function extent(u) {
+      let x0 = bounds.minX - 1.2 * SIZE, x1 = bounds.maxX + 1.2 * SIZE, y0 = bounds.minY - 1.2 * SIZE, y1 = bounds.maxY + 1.2 * SIZE;
+      for (const l of labels) {
+        const hw = (l.name.length * 0.56 * LABEL_PX / 2 + 4) * u;
+        x0 = Math.min(x0, l.x - hw); x1 = Math.max(x1, l.x + hw);
+        y1 = Math.max(y1, l.y + (0.15 + 1.1) * LABEL_PX * u + 4 * u);
+      }
+      return { x0, x1, y0, y1 };
+    }
+    /* The scale and centre that show the whole map, labels and all, in a w × h box. */
+    function fitView(w0, h) {
+      const w = Math.max(w0 / 2, w0 - CONTROLS_PX);  // the zoom buttons' column stays clear of the map
+      let u = Math.max((bounds.maxX - bounds.minX + 2.4 * SIZE) / w, (bounds.maxY - bounds.minY + 2.4 * SIZE) / h);
+      let e = extent(u);
+      for (let i = 0; i < 4; i++) { u = Math.max((e.x1 - e.x0) / w, (e.y1 - e.y0) / h); e = extent(u); }
+      return { cx: (e.x0 + e.x1) / 2 + (w0 - w) / 2 * u, cy: (e.y0 + e.y1) / 2, u, e };
+    }
     function fitScale() {
       const [w, h] = size();
-      const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
-      return Math.max(bw / w, bh / h);
+      return fitView(w, h).u;
     }
     // From a mileposts' spacing of MAX_STEP_PX on screen out to a little beyond the whole map.
     const clampScale = (u) => Math.min(fitScale() * 1.6, Math.max(STEP / MAX_STEP_PX, u));
@@ -619,15 +640,35 @@ Junction.RailMap = (() => {
         placeLabels();
       }
     }
+    /* Show the whole map. With opts.shrinkToFit a box taller than the map's shape (a phone) shrinks to the
+     * map's height meanwhile, so no half of it is empty bands; a zoom gives the page's height back. */
     function fit() {
-      measure();
       fitted = true;
-      view = { cx: (bounds.minX + bounds.maxX) / 2, cy: (bounds.minY + bounds.maxY) / 2, u: fitScale() };
+      const wasShrunk = container.classList.contains("rm-fitted");
+      container.classList.remove("rm-fitted");
+      measure();
+      let [w, h] = size();
+      const byWidth = fitView(w, 1e9);  // the scale the width allows, and the height the map needs at it
+      const want = Math.ceil((byWidth.e.y1 - byWidth.e.y0) / byWidth.u);
+      if (opts.shrinkToFit && want < h - 8) {
+        container.style.setProperty("--railmap-fit-height", Math.max(164, want) + "px");  // room for the three buttons
+        container.classList.add("rm-fitted");
+        measure();
+        [w, h] = size();
+      } else if (wasShrunk) measure();
+      const v = fitView(w, h);
+      view = { cx: v.cx, cy: v.cy, u: v.u };
       apply();
+    }
+    /* Any view but the whole map: the box takes the page's height again. */
+    function unfit() {
+      fitted = false;
+      if (container.classList.contains("rm-fitted")) { container.classList.remove("rm-fitted"); measure(); }
     }
     /* Fill the container with the map, no empty bands (the longer side cropped), centred on
      * the milepost `key` if given (as far as the map's edges allow), else on the middle. */
     function cover(key) {
+      unfit();
       measure();
       const [w, h] = size();
       const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
@@ -637,7 +678,6 @@ Junction.RailMap = (() => {
       const half = (span, lo, hi) => [lo - 1.2 * SIZE + span / 2, hi + 1.2 * SIZE - span / 2];
       const [x0, x1] = half(w * u, bounds.minX, bounds.maxX), [y0, y1] = half(h * u, bounds.minY, bounds.maxY);
       const mid = (v, lo, hi) => (lo > hi ? (lo + hi) / 2 : Math.min(hi, Math.max(lo, v)));
-      fitted = false;
       view = { cx: mid(on ? on.x : (bounds.minX + bounds.maxX) / 2, x0, x1), cy: mid(on ? on.y : (bounds.minY + bounds.maxY) / 2, y0, y1), u };
       apply();
     }
@@ -700,7 +740,7 @@ Junction.RailMap = (() => {
         // catches up with the whole movement and then sticks to the finger.
         if (!gesture.moved && Math.hypot(next.x - gesture.x0, next.y - gesture.y0) < DRAG_PX) return;
         gesture.moved = true;
-        fitted = false;
+        fitted = false;  // a finger on the map: the box keeps its height under it
         svg.classList.add("rm-dragging");
         pointers.set(e.pointerId, next);
         panBy(prev.x - next.x, prev.y - next.y);
@@ -731,7 +771,7 @@ Junction.RailMap = (() => {
       e.preventDefault();
       const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
       const r = measure();
-      fitted = false;
+      unfit();
       zoomBy(Math.exp(Math.max(-300, Math.min(300, e.deltaY * unit)) * 0.0025), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
 
@@ -741,9 +781,9 @@ Junction.RailMap = (() => {
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       const [w, h] = size();
       const step = { ArrowLeft: [-w / 5, 0], ArrowRight: [w / 5, 0], ArrowUp: [0, -h / 5], ArrowDown: [0, h / 5] }[e.key];
-      if (step) { fitted = false; panBy(step[0], step[1]); }
-      else if (e.key === "+" || e.key === "=") { fitted = false; zoomBy(1 / 1.4); }
-      else if (e.key === "-" || e.key === "_") { fitted = false; zoomBy(1.4); }
+      if (step) { unfit(); panBy(step[0], step[1]); }
+      else if (e.key === "+" || e.key === "=") { unfit(); zoomBy(1 / 1.4); }
+      else if (e.key === "-" || e.key === "_") { unfit(); zoomBy(1.4); }
       else if (e.key === "0") fit();
       else if ((e.key === "Enter" || e.key === " ") && e.target === container) tap(nearest(view.cx, view.cy));
       else return;
@@ -823,7 +863,7 @@ Junction.RailMap = (() => {
         measure();
         const [w, h] = size();
         const hw = w * view.u / 2 * 0.8, hh = h * view.u / 2 * 0.8;
-        if (Math.abs(n.x - view.cx) > hw || Math.abs(n.y - view.cy) > hh) { view.cx = n.x; view.cy = n.y; fitted = false; apply(); }
+        if (Math.abs(n.x - view.cx) > hw || Math.abs(n.y - view.cy) > hh) { view.cx = n.x; view.cy = n.y; unfit(); apply(); }
         return true;
       },
       fit,
@@ -831,11 +871,11 @@ Junction.RailMap = (() => {
       /* How much closer cover() is than fit(): 1 when the map's shape matches the container's. */
       get coverRatio() { measure(); const [w, h] = size(); const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
         return Math.max(bw / w, bh / h) / Math.min(bw / w, bh / h); },
-      zoomIn() { fitted = false; zoomBy(1 / 1.6); },
-      zoomOut() { fitted = false; zoomBy(1.6); },
+      zoomIn() { unfit(); zoomBy(1 / 1.6); },
+      zoomOut() { unfit(); zoomBy(1.6); },
       /* Zoom by `factor` (below 1: closer) about the middle; pan by CSS pixels. */
-      zoomBy(factor) { if (factor > 0) { fitted = false; zoomBy(factor); } },
-      panBy(dx, dy) { fitted = false; panBy(Number(dx) || 0, Number(dy) || 0); },
+      zoomBy(factor) { if (factor > 0) { unfit(); zoomBy(factor); } },
+      panBy(dx, dy) { unfit(); panBy(Number(dx) || 0, Number(dy) || 0); },
       /* The milepost key a tap at this client position would choose, or null. */
       keyAt(clientX, clientY) { const [mx, my] = mapPoint(clientX, clientY); const n = nearest(mx, my); return n ? n.key : null; },
       /* Where a milepost is on screen now (client pixels), or null if it is not on this layer. */

@@ -146,6 +146,7 @@
       goodsNames: goodNames,
       ariaLabel: "Map of " + text(content.map.name, "the railroads") + ": mileposts, cities, everyone's track and trains",
       onTap: (key, info) => onTap(key, info),
+      shrinkToFit: true,
     });
     // A tall screen (a phone) would show the wide map as a strip with empty bands: fill it
     // instead, around this seat's train or track if it has some.

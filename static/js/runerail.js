@@ -233,6 +233,7 @@
       goodsNames: loadNames,
       ariaLabel: "Map of " + text(content.map.name, "the realm") + ": mileposts, cities, the sea, everyone's track, trains and ships",
       onTap: (key, info) => onTap(key, info),
+      shrinkToFit: true,
     });
     if (map.coverRatio > 1.4) {
       const view = last && last.payload.state;

@@ -221,7 +221,8 @@ def test_a_tap_near_a_milepost_reports_it_and_a_tap_far_from_the_map_nothing(new
     page = open_map(new_page(360, 640), rr_map())
     for q, r in ((31, 20), (10, 43), (60, 45)):
         x, y = client_point(page, "odd-q-up", q, r)
-        page.mouse.click(x + 2, y - 1)  # beside the dot, not on it
+        step = math.dist((x, y), client_point(page, "odd-q-up", q, r + 1))  # neighbouring mileposts on screen
+        page.mouse.click(x + 0.25 * step, y - 0.12 * step)  # beside the dot, not on it
         assert page.evaluate("window.taps.map((t) => t.key)")[-1] == f"0,{q},{r}"
     tap = page.evaluate("window.taps[window.taps.length - 1].info")
     assert tap["q"] == 60 and tap["r"] == 45 and tap["terrain"] in ("clear", "mountain")

@@ -9,7 +9,7 @@ HOST   ?= 127.0.0.1
 PG_URL    ?= postgres://postgres@127.0.0.1:5432/test
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run host test test-default test-pure test-default-services test-services install install-run migrate lint bench clean
+.PHONY: run host test test-default test-pure test-default-services test-services install install-run migrate lint lint-js bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,7 @@ host: migrate
 # The two passes' service tests run at once (each mostly waits on its servers and browsers; on 2 cores
 # that takes about a third off the whole run): their output is printed as each pass ends.
 test: install
+	@$(MAKE) --no-print-directory lint-js
 	@$(MAKE) --no-print-directory test-pure
 	@echo "== the embedded default's and PostgreSQL + Redis's service tests, side by side (each printed when it ends)"
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-default-services test-services
@@ -80,11 +81,25 @@ test-services: install
 		if [ -n "$$CI" ]; then echo "CI must run it: failing"; exit 1; fi; \
 	fi
 
-lint: install
+lint: install lint-js
 	$(BIN)/ruff check .
+
+# The page scripts (static/js/): ESLint (eslint.config.mjs), installed from package-lock.json into node_modules/
+# by npm. Without Node.js it is skipped with a note (CI must run it: failing there).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint-js:
+	@if command -v npm >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory node_modules/.installed && echo "== ESLint on static/js" && node_modules/.bin/eslint static/js; \
+	else \
+		echo "== SKIPPED ESLint on static/js: Node.js (npm) is not installed"; \
+		if [ -n "$$CI" ]; then echo "CI must run it: failing"; exit 1; fi; \
+	fi
 
 bench: install
 	@for f in bench/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) staticfiles var .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles var .pytest_cache .hypothesis

@@ -68,7 +68,7 @@ const Junction = (() => {
         await sleep(retryDelay(response.headers.get("Retry-After")));
         continue;
       }
-      let data = null;
+      let data;
       try { data = await response.json(); } catch (e) { data = null; }
       return { ok: response.ok, status: response.status, data };
     }
@@ -166,7 +166,7 @@ const Junction = (() => {
     }
 
     function failPending() {
-      for (const [id, waiter] of pending) waiter({ type: "error", error: { code: "disconnected", message: "Connection lost; please retry." } });
+      for (const waiter of pending.values()) waiter({ type: "error", error: { code: "disconnected", message: "Connection lost; please retry." } });
       pending.clear();
     }
 

@@ -51,7 +51,7 @@
     Junction.showError(errorBox, "");
     $("claim-submit").disabled = true;
     $("claim-working").hidden = false;
-    let response = null, body = null;
+    let response = null, body;
     try {
       response = await fetch(data.claim_url, {
         method: "POST",

@@ -29,7 +29,7 @@
     } catch (e) {
       return { ok: false, message: "Cannot reach the server." };
     }
-    let data = null;
+    let data;
     try { data = await response.json(); } catch (e) { data = null; }
     return { ok: response.ok, message: data && data.error ? data.error.message : "The server refused (" + response.status + ")." };
   }

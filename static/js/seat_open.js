@@ -14,7 +14,7 @@
     Junction.showError(errorBox, "");
     $("seat-open-submit").disabled = true;
     $("seat-open-working").hidden = false;
-    let response = null, body = null;
+    let response = null, body;
     try {
       response = await fetch(location.pathname, {
         method: "POST",

@@ -4,7 +4,7 @@
 "use strict";
 
 self.addEventListener("push", (event) => {
-  let data = {};
+  let data;
   try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
   const url = typeof data.url === "string" && data.url ? data.url : "/";
   event.waitUntil(self.registration.showNotification(data.title || "Your turn", {

@@ -19,6 +19,13 @@
   const ROOM = { cabin: "cabins", stoker_cabin: "stoker cabins", rig: "rig mounts", crane: "crane mounts", cannon: "cannon mounts" };
   const SPOT_WORDS = { N: "north mouth", E: "east mouth", S: "south mouth", W: "west mouth", C: "centre" };
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
+  /* Styles set through element.style (the CSP allows no style attribute): custom properties too. */
+  function styled(node, props) {
+    for (const [k, v] of Object.entries(props)) if (v !== null && v !== undefined) node.style.setProperty(k, v);
+    return node;
+  }
+  /* A feature's round mark, as on the canal tiles (its letter in its colours). */
+  const spotMark = (f, label) => styled(el("span", { class: "sw-step-spot" }, label), f ? { background: f.fill, color: f.ink } : {});
 
   // ---- content ----------------------------------------------------------------------------------
   let content = null, contentLoading = null;
@@ -49,8 +56,35 @@
   const colorOf = (seat) => (content && content.colors[colors[seat]]) || "#888";
   const coins = (n) => plural(n, "coin");
   const slotName = (slot) => "slot " + (Number(slot) + 1);  // commands count from 0, people from 1
-  const where = (p) => (p ? SPOT_WORDS[p.spot || p[2]] + " of (" + text(p.x === undefined ? p[0] : p.x) + ", " + text(p.y === undefined ? p[1] : p.y) + ")" : "");
-  const shipPart = (id) => (ships[id] ? ships[id].part + " " + id : text(id));
+  /* A place on a player's canals in words: the spot and the name of the canal tile it is on ("the north
+   * mouth of Ebb Cut"); `tiles` is the system's tiles ({x, y, tile}), the ones a cruise left included. */
+  function where(p, tiles) {
+    if (!p) return "";
+    const x = p.x === undefined ? p[0] : p.x, y = p.y === undefined ? p[1] : p.y, spot = p.spot || p[2];
+    const t = (tiles || []).find((u) => u.x === x && u.y === y);
+    return "the " + (SPOT_WORDS[spot] || "spot") + " of " + canalName(t ? t.tile : null);
+  }
+  const canalName = (id) => text((canals[id] || {}).name, "a canal tile");
+  const SIDE_WORDS = { N: "north", E: "east", S: "south", W: "west" };
+  /* An empty cell in words, by the tile beside it ("east of Ebb Cut"). */
+  function besideWords(x, y, tiles) {
+    for (const [side, dx, dy] of [["W", -1, 0], ["N", 0, -1], ["E", 1, 0], ["S", 0, 1]]) {
+      const t = tiles.find((u) => u.x === x + dx && u.y === y + dy);
+      if (t) return SIDE_WORDS[{ W: "E", N: "S", E: "W", S: "N" }[side]] + " of " + canalName(t.tile);
+    }
+    return "a cell of your canals";
+  }
+  const a = (word) => (/^[aeiou]/i.test(word) ? "an " : "a ") + word;
+  /* Items in words, alike ones counted: "2 captains and a crane". */
+  function items(list) {
+    const counts = new Map();
+    for (const it of list || []) counts.set(it, (counts.get(it) || 0) + 1);
+    return andList.format([...counts].map(([it, n]) => (n > 1 ? plural(n, it) : a(it))));
+  }
+  const forCost = (cost) => (cost ? " for " + coins(cost) : " for nothing");
+  const shipPart = (id) => (ships[id] ? a(ships[id].part) + " (" + coins(ships[id].cost) + ")" : "a ship tile");
+  /* A commodity tile by its goods ("coal and rum"). */
+  const goodsName = (id) => (goods[id] ? andList.format(goods[id].goods.map((k) => text(kindNames[k], k).toLowerCase())) : "a commodity tile");
 
   function describe(e) {
     switch (e.type) {
@@ -59,24 +93,27 @@
       case "discard-owed": return who(e.seat) + " owes a contract discard.";
       case "end-triggered": return e.reason === "stack" ? "The " + text(e.part) + " stack ran out: the game is ending." : "The queue is empty: the game is ending.";
       case "turn-ended": return who(e.seat) + " ended the turn.";
-      case "phase": return (PHASES[e.phase] || text(e.phase)) + " begin" + (e.phase === "final-build" ? "s" : "") + ".";
+      case "phase": return e.phase === "final-action" ? "The final actions begin: one more action each, without cubes or income." : e.phase === "final-build" ? "The final build begins: a tile that completes a ship, or nothing." : (PHASES[e.phase] || text(e.phase)) + ".";
       case "contract-discarded": return who(e.seat) + " discarded a government contract.";
       case "chose": return who(e.seat) + " chose " + ACTION_NAMES[e.action] + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
       case "forfeited": return who(e.seat) + " could not perform " + ACTION_NAMES[e.action] + ": forfeited.";
       case "bonus": return who(e.seat) + " paid " + coins(e.cost) + " for a bonus action: " + ACTION_NAMES[e.action] + ".";
-      case "built": return who(e.seat) + " built " + andList.format((e.tiles || []).map((w) => shipPart(w.tile) + " in " + slotName(w.slot))) + " for " + coins(e.cost) + ".";
+      case "built": return who(e.seat) + " built " + andList.format((e.tiles || []).map((w) => (ships[w.tile] ? a(ships[w.tile].part) : "a ship tile") + " in " + slotName(w.slot))) + forCost(e.cost) + ".";
       case "ship-completed": return who(e.seat) + " completed a ship of " + plural(e.length, "piece") + " (bow in " + slotName(e.slot) + ").";
-      case "canal-rented": return who(e.seat) + " rented " + text((canals[e.tile] || {}).name, e.tile) + " for " + coins(e.cost) + " at (" + e.x + ", " + e.y + ").";
-      case "commodity-bought": return who(e.seat) + " bought commodity tile " + text(e.tile) + " for " + coins(e.cost) + ".";
-      case "manufactured": return who(e.seat) + " manufactured " + andList.format(e.items || []) + (e.cost ? " for " + coins(e.cost) : "") + ".";
-      case "recruited": return who(e.seat) + " recruited " + andList.format(e.items || []) + (e.cost ? " for " + coins(e.cost) : "") + ".";
-      case "hired": return who(e.seat) + " hired " + text((employees[e.employee] || {}).name, e.employee) + " for " + coins(e.cost) + ".";
-      case "exchanged": return who(e.seat) + " exchanged " + text(e.tile) + ": " + andList.format((e.uses || []).map((u) => (u === "sell" ? "sold" : u))) + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
+      case "canal-rented": return who(e.seat) + " rented the canal " + canalName(e.tile) + forCost(e.cost) + ".";
+      case "commodity-bought": return who(e.seat) + " bought " + goodsName(e.tile) + forCost(e.cost) + ".";
+      case "manufactured": return who(e.seat) + " manufactured " + items(e.items) + (e.cost ? " for " + coins(e.cost) : "") + ".";
+      case "recruited": return who(e.seat) + " recruited " + items(e.items) + (e.cost ? " for " + coins(e.cost) : "") + ".";
+      case "hired": return who(e.seat) + " hired " + text((employees[e.employee] || {}).name, "an employee") + forCost(e.cost) + ".";
+      case "exchanged": return who(e.seat) + " exchanged " + goodsName(e.tile) + ": " + andList.format((e.uses || []).map((u, i) => {
+        const good = goods[e.tile] ? text(kindNames[goods[e.tile].goods[i]], "a good").toLowerCase() : "a good";
+        return u === "sell" ? "sold the " + good : "traded the " + good + " for " + a(u);
+      })) + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
       case "subsidy": return who(e.seat) + " received a subsidy of " + coins(e.amount) + ".";
-      case "outfitted": return who(e.seat) + " put " + andList.format(e.items || []) + " on the ship in " + slotName(e.slot) + ".";
+      case "outfitted": return who(e.seat) + " put " + items(e.items) + " on board the ship in " + slotName(e.slot) + ".";
       case "ship-lost": return who(e.seat) + "'s ship in " + slotName(e.slot) + " was lost (" + (e.reason === "no-captain" ? "no captain" : "its canals were too short for speed " + text(e.speed)) + ").";
       case "cruised": return who(e.seat) + "'s ship (speed " + text(e.speed) + ") made its cruise: " + plural(e.score && e.score.total, "point") + ".";
-      case "passed": return who(e.seat) + " passed the final build.";
+      case "passed": return who(e.seat) + " built nothing in the final build.";
       case "game-over": return "The game is over: " + andList.format((e.winners || []).map(who)) + ((e.winners || []).length > 1 ? " share first place." : " won.");
       default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
@@ -183,13 +220,13 @@
   }
   /* An employee in words: the family's colour, name, family, cost (when it is for hire) and effect. */
   function staffLine(e, priced) {
-    return el("li", { class: "sw-staff-one", style: "--family:" + D.FAMILY_COLORS[e.family], "data-employee": e.id },
-      el("span", { class: "sw-fam", "aria-hidden": "true" }), el("b", {}, text(e.name)), " (" + e.family + ")" + (priced ? " · " + (e.cost ? coins(e.cost) : "free") : "") + " · " + D.effectWords(e.effect, kindNames));
+    return styled(el("li", { class: "sw-staff-one", "data-employee": e.id },
+      el("span", { class: "sw-fam", "aria-hidden": "true" }), el("b", {}, text(e.name)), " (" + e.family + ")" + (priced ? " · " + (e.cost ? coins(e.cost) : "free") : "") + " · " + D.effectWords(e.effect, kindNames)), { "--family": D.FAMILY_COLORS[e.family] });
   }
   /* The symbols' legend: ship tiles' cabins, mounts and safety items, and the canals' spot letters. */
   function legend() {
     const syms = Object.keys(D.SYMBOL_WORDS).map((k) => el("li", {}, D.legendSymbol(k), " " + D.SYMBOL_WORDS[k]));
-    const spots = Object.entries(D.FEATURE).map(([k, f]) => el("li", {}, el("span", { class: "sw-step-spot", style: "background:" + f.fill + ";color:" + f.ink }, f.mark), " " + D.FEATURE_WORDS[k]));
+    const spots = Object.entries(D.FEATURE).map(([k, f]) => el("li", {}, spotMark(f, f.mark), " " + D.FEATURE_WORDS[k]));
     const items = ITEMS.map((it) => el("li", {}, D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7.5)).ownerSVGElement, " " + it));
     return [el("h4", {}, "Ship tiles' symbols"), el("ul", { class: "sw-legend" }, syms), el("h4", {}, "Canal spots"), el("ul", { class: "sw-legend" }, spots),
       el("h4", {}, "Items on the wheels"), el("ul", { class: "sw-legend" }, items),
@@ -207,8 +244,8 @@
     const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
     // A wide grid scrolls on a phone: without a candidate button inside, the grid itself takes the focus
     // so a keyboard can scroll it.
-    const grid = el("div", { class: "sw-grid", style: "grid-template-columns: repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))", role: "group", "aria-label": o.label || text(player.name) + "'s canals",
-      tabindex: extra.length ? null : "0" });
+    const grid = styled(el("div", { class: "sw-grid", role: "group", "aria-label": o.label || text(player.name) + "'s canals",
+      tabindex: extra.length ? null : "0" }), { "grid-template-columns": "repeat(" + (x1 - x0 + 1) + ", var(--sw-cell))" });
     const token = o.token !== undefined ? o.token : player.canal.token;
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) {
       const t = cells.get(x + "," + y);
@@ -248,18 +285,21 @@
       const fleet = p.fleet.map((s, i) => el("li", {}, "Ship " + (i + 1) + ": " + plural(s.tiles.length, "piece") + ", speed " + text(s.speed) + ", " + plural(s.score.total, "point") + (s.items.length ? " (" + s.items.join(", ") + ")" : "")));
       const lost = p.lost.map((s) => el("li", { class: "lost" }, "Lost: " + plural(s.tiles.length, "piece") + " (" + (s.reason === "no-captain" ? "no captain" : "canals too short") + ")"));
       const mine = view.you === seat;
-      return el("article", { class: "sw-player" + (seat === view.active_seat ? " active" : "") + (mine ? " me" : ""), "data-seat": seat, style: "--seat:" + colorOf(seat) },
+      const facts = [plural(p.cruise_points, "cruise point"), plural(p.fleet.length, "ship") + " in the fleet",
+        plural(p.used_canals, "canal tile") + " used" + (!p.used_canals ? "" : p.used_canal_tiles ? " (" + p.used_canal_tiles.map(canalName).join(", ") + ")" : " (face down)")];
+      if (!p.contracts) facts.push(plural(p.contract_count, "contract") + " (hidden)");
+      if (p.discards_owed) facts.push("owes " + (p.discards_owed > 1 ? plural(p.discards_owed, "contract discard") : "a contract discard"));
+      return styled(el("article", { class: "sw-player" + (seat === view.active_seat ? " active" : "") + (mine ? " me" : ""), "data-seat": seat },
         el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", "aria-hidden": "true" }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
           el("span", { class: "sw-money" }, coins(p.money))),
-        el("p", { class: "sw-facts" }, plural(p.cruise_points, "cruise point") + " · " + plural(p.fleet.length, "ship") + " in the fleet · " + plural(p.used_canals, "canal tile") + " used" + (!p.used_canals ? "" : p.used_canal_tiles ? " (" + p.used_canal_tiles.map((t) => text((canals[t] || {}).name, t)).join(", ") + ")" : " (face down)") + " · " +
-          (p.contracts ? "" : plural(p.contract_count, "contract") + " (hidden)") + (p.discards_owed ? " · owes a discard" : "")),
+        el("p", { class: "sw-facts" }, facts.join(" · ")),
         el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
         p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames, kindTrades)))) : null,
         p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, "Employees "), el("ul", { class: "sw-staff" }, p.employees.map((e) => staffLine(employees[e], false)))) : null,
         el("div", { class: "sw-line" }, el("b", {}, "Yard"), yardRow(p)),
         el("div", { class: "sw-line" }, el("b", {}, "Canals"), canalGrid(p)),
         fleet.length || lost.length ? el("ol", { class: "sw-fleet" }, fleet, lost) : null,
-        p.contracts ? el("div", { class: "sw-line" }, el("b", {}, mine ? "Your contracts " : "Contracts "), el("span", { class: "sw-row" }, p.contracts.map((c) => D.contract(contracts[c])))) : null);
+        p.contracts ? el("div", { class: "sw-line" }, el("b", {}, mine ? "Your contracts " : "Contracts "), el("span", { class: "sw-row" }, p.contracts.map((c) => D.contract(contracts[c])))) : null), { "--seat": colorOf(seat) });
     }));
   }
 
@@ -320,7 +360,7 @@
     switch (action) {
       case "build": return buildPanel(view, me);
       case "canal": return canalPanel(view, me);
-      case "commodity": return listed("buy-commodity").map((entry) => entryButton(entry, "Buy " + entry.command.tile, { icon: D.commodityTile(goods[entry.command.tile], kindNames, kindTrades), aria: "Buy commodity tile " + entry.command.tile + " (" + goods[entry.command.tile].goods.map((k) => kindNames[k]).join(", ") + ")" + (entry.price ? " for " + coins(entry.price) : "") }));
+      case "commodity": return listed("buy-commodity").map((entry) => entryButton(entry, "Buy " + goodsName(entry.command.tile), { icon: D.commodityTile(goods[entry.command.tile], kindNames, kindTrades), aria: "Buy the commodity tile of " + goodsName(entry.command.tile) + (entry.price ? " for " + coins(entry.price) : "") }));
       case "equipment": case "crew": return ringPanel(action, view, me);
       case "employee": return hirePanel(view);
       case "exchange": return exchangePanel(view, me);
@@ -369,7 +409,7 @@
       });
       const entry = listed("exchange", (c) => c.tile === tile && key({ cmd: "exchange", tile, uses }) === key(c))[0];
       out.push(el("div", { class: "sw-exchange", "data-tile": tile }, D.commodityTile(g, kindNames, kindTrades), ...selects,
-        entry ? entryButton(entry, "Exchange " + tile) : entryButton(null, "Exchange " + tile, { blocked: { message: "Two goods of one exchange cannot buy the same item." }, cmd: "exchange" })));
+        entry ? entryButton(entry, "Exchange " + goodsName(tile)) : entryButton(null, "Exchange " + goodsName(tile), { blocked: { message: "Two goods of one exchange cannot buy the same item." }, cmd: "exchange" })));
     }
     return out;
   }
@@ -389,7 +429,7 @@
     const market = ["bow", "middle", "stern"].map((part) => el("div", { class: "sw-row sw-market-pick", role: "group", "aria-label": part + "s in the market" },
       view.markets.ships[part].map((id) => {
         const t = ships[id];
-        const refused = taken.has(id) ? "Already placed in this build." : b.pending.length >= 3 ? "A build is at most 3 tiles." : t.cost > me.money ? "That costs " + t.cost + "; you have " + me.money + "." : null;
+        const refused = taken.has(id) ? "Already placed in this build." : b.pending.length >= 3 ? "A build is at most 3 tiles." : t.cost > me.money ? "That costs " + coins(t.cost) + "; you have " + me.money + "." : null;
         return pick({ "data-tile": id, selected: b.tile === id, label: D.shipWords(t), onclick: () => pickShip(id) }, D.shipTile(t, { label: null }), refused);
       })));
     const marks = {};
@@ -405,7 +445,7 @@
     const cost = b.pending.reduce((a, w) => a + ships[w.tile].cost, 0);
     const problem = b.plan && b.plan.problem;
     const why = !b.pending.length ? { message: b.tile ? "Tap a slot of your yard for " + shipPart(b.tile) + "." : "Tap a tile in the market, then a slot of your yard." }
-      : problem ? problem : cost > me.money ? { message: "These tiles cost " + cost + "; you have " + me.money + "." } : null;
+      : problem ? problem : cost > me.money ? { message: "These tiles cost " + coins(cost) + "; you have " + me.money + "." } : null;
     return [
       el("p", { class: "muted", id: "sw-build-hint" }, b.tile ? "Now tap a slot of your yard for " + shipPart(b.tile) + " (illegal slots say why)." : "Tap a ship tile in the market (up to 3), then a slot of your yard."),
       ...market, yardRow(me, marks), reasons.length ? el("ul", { class: "sw-slot-reasons" }, reasons) : null,
@@ -460,7 +500,7 @@
         const chosen = c.cell === k;
         const entry = chosen ? list[c.turn % list.length] : null;
         return { x, y, node: el("button", { type: "button", class: "sw-cell candidate" + (chosen ? " selected" : ""), "data-x": x, "data-y": y,
-          "aria-label": "Cell (" + x + ", " + y + ")" + (chosen ? ": " + D.canalWords(canals[c.tile], entry.command.rotation) : ": put it here"),
+          "aria-label": "The cell " + besideWords(x, y, me.canal.tiles) + (chosen ? ": " + D.canalWords(canals[c.tile], entry.command.rotation) : ": put it here"),
           onclick: () => { ui.canal.cell = k; ui.canal.turn = 0; redraw(); } }, chosen ? D.canalTile(canals[c.tile], entry.command.rotation, { label: null }) : el("span", { class: "sw-plus", "aria-hidden": "true" }, "+")) };
       });
       out.push(canalGrid(me, { candidates, label: "Your canals: cells where the tile may go" }));
@@ -488,7 +528,7 @@
       const reason = left <= 0 ? { message: "None left in your stock." } : entry ? blockedBy(entry) : { message: "Not possible right now." };
       return entryButton(null, "Add " + it + " (" + left + " left)", { blocked: reason, cmd: "outfit-add", onclick: () => addItem(slot, it), icon: D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7)).ownerSVGElement });
     });
-    const planWords = o.plan ? (o.plan.problem ? text(o.plan.problem.message) : "Fits: needs " + Object.entries(needs).filter(([, n]) => n).map(([k, n]) => n + " " + ROOM[k]).join(", ").replace(/^$/, "no room") + "; speed " + o.plan.speed + (o.plan.captain ? "" : "; no captain yet") + ".") : "";
+    const planWords = o.plan ? (o.plan.problem ? text(o.plan.problem.message) : "Fits: needs " + Object.entries(needs).filter(([, n]) => n).map(([k, n]) => plural(n, ROOM[k].replace(/s$/, ""), ROOM[k])).join(", ").replace(/^$/, "no room") + "; speed " + o.plan.speed + (o.plan.captain ? "" : "; no captain yet") + ".") : "";
     const outfit = el("div", { class: "sw-outfit" },
       el("div", { class: "sw-row" }, tiles.map((id) => D.shipTile(ships[id]))),
       el("p", {}, "Room: " + room + ". On board: " + (ship.outfit.length ? ship.outfit.join(", ") : "nothing yet") + ". Speed now " + text(ship.speed) + "."),
@@ -538,7 +578,7 @@
     if (chosen) chosen.path.forEach(([x, y, spot], i) => { const k = x + "," + y; (pathMap[k] || (pathMap[k] = {}))[spot] = i + 1; });
     box.append(el("div", { class: "sw-paths", role: "group", "aria-label": "Cruise paths" }, paths.slice(0, 12).map((p, i) => el("button", { type: "button", class: "sw-path" + (i === c.chosen ? " selected" : ""),
       "aria-pressed": i === c.chosen ? "true" : "false", "data-path": i, onclick: () => { c.chosen = i; redraw(); } },
-      "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from the " + where(p.start) : "") + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).join(", ") : "")))));
+      "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from " + where(p.start, me.canal.tiles) : "") + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).map((f) => D.FEATURE_NAMES[f] || f).join(", ") : "")))));
     const start = chosen && chosen.start ? { x: chosen.start[0], y: chosen.start[1], spot: chosen.start[2] } : undefined;  // a first cruise: where it sets off
     box.append(canalGrid(me, { path: pathMap, token: start, label: "Your canals with the chosen path numbered" }));
     if (chosen) {
@@ -602,21 +642,21 @@
     const count = (it) => record.items.filter((x) => x === it).length;
     const safety = (k) => record.tiles.reduce((a, t) => a + ((ships[t] || {}).safety || []).filter((s) => s === k).length, 0);
     const path = e.path || ((found.action.command && found.action.command.path) || []).map((p) => [p.x, p.y, p.spot]);
-    const lastRiband = e.spots.lastIndexOf("riband");
-    const points = e.spots.map((f, i) => (f === "riband" ? (i === lastRiband ? i + 1 : 0) : f === "navy" ? count("marine") + count("cannon") : f === "trade" ? count("merchant") + count("crane") : f ? safety(f) : 0));
-    const steps = e.spots.map((f, i) => {
-      const pts = points[i];
-      const mark = f ? D.FEATURE[f] : null;
-      return el("li", { class: "sw-step", "data-step": i + 1 }, el("span", { class: "sw-step-spot", style: mark ? "background:" + mark.fill + ";color:" + mark.ink : null }, mark ? mark.mark : String(i + 1)),
-        el("span", {}, "Step " + (i + 1) + (path[i] ? " · " + where(path[i]) : "") + (f ? " · " + f + (pts ? " +" + pts : f === "riband" ? " (a later riband counts)" : " +0") : "")));
-    });
-    $("sw-cruise-steps").replaceChildren(...steps);
-    card.style.setProperty("--seat", colorOf(e.seat));  // the ship's token, in its owner's colour
     // The canals it sailed: the tiles it left first (a cell rented again since shows the sailed tile).
     const sailed = new Map();
     for (const t of (player ? player.canal.tiles : [])) sailed.set(t.x + "," + t.y, t);
     for (const t of e.left || []) sailed.set(t.x + "," + t.y, Object.assign({}, t, { left: true }));
     const tiles = [...sailed.values()];
+    const lastRiband = e.spots.lastIndexOf("riband");
+    const points = e.spots.map((f, i) => (f === "riband" ? (i === lastRiband ? i + 1 : 0) : f === "navy" ? count("marine") + count("cannon") : f === "trade" ? count("merchant") + count("crane") : f ? safety(f) : 0));
+    const steps = e.spots.map((f, i) => {
+      const pts = points[i];
+      const mark = f ? D.FEATURE[f] : null;
+      return el("li", { class: "sw-step", "data-step": i + 1 }, spotMark(mark, mark ? mark.mark : String(i + 1)),
+        el("span", {}, "Step " + (i + 1) + (path[i] ? " · " + where(path[i], tiles) : "") + (f ? " · " + (D.FEATURE_NAMES[f] || f) + (pts ? " +" + pts : f === "riband" ? " (a later riband counts)" : " +0") : "")));
+    });
+    $("sw-cruise-steps").replaceChildren(...steps);
+    card.style.setProperty("--seat", colorOf(e.seat));  // the ship's token, in its owner's colour
     const at = (p) => (p ? { x: p[0], y: p[1], spot: p[2] } : null);
     const drawGrid = (i) => {  // after step i (0: the token at its start)
       const pathMap = {};
@@ -624,7 +664,7 @@
       const token = i ? at(path[i - 1]) : at(e.start);
       $("sw-cruise-grid").replaceChildren(player && tiles.length ? canalGrid(player, { tiles, path: pathMap, token, label: who(e.seat) + "'s canals as the ship sailed them" + (i ? ", step " + i : "") }) : "");
       const now = $("sw-cruise-now");
-      now.textContent = i ? "Step " + i + " of " + path.length + ": " + where(path[i - 1]) + (e.spots[i - 1] ? " · " + e.spots[i - 1] + " +" + points[i - 1] : " · no feature") : (e.start ? "The token starts at the " + where(e.start) + "." : "The token sets off.");
+      now.textContent = i ? "Step " + i + " of " + path.length + ": " + where(path[i - 1], tiles) + (e.spots[i - 1] ? " · " + (D.FEATURE_NAMES[e.spots[i - 1]] || e.spots[i - 1]) + " +" + points[i - 1] : " · no feature") : (e.start ? "The token starts at " + where(e.start, tiles) + "." : "The token sets off.");
       if (token) card.dataset.trail = (card.dataset.trail ? card.dataset.trail + " " : "") + token.x + "," + token.y + "," + token.spot;
     };
     const s = e.score;

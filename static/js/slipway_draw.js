@@ -156,10 +156,30 @@ window.SlipwayDraw = (() => {
     trade: "trade official (1 point per merchant and crane)", lantern: "lantern official (1 point per lantern)",
     lifeboat: "lifeboat official (1 point per lifeboat)", lifebuoy: "lifebuoy official (1 point per lifebuoy)",
   };
+  const FEATURE_NAMES = { riband: "Blue Riband", navy: "navy official", trade: "trade official", lantern: "lantern official",
+    lifeboat: "lifeboat official", lifebuoy: "lifebuoy official" };
   function canalWords(def, rotation) {
     const { mouths, spots } = rotated(def, rotation);
-    const feats = Object.entries(spots).filter(([, f]) => f).map(([s, f]) => f + " at " + (s === "C" ? "the centre" : s));
-    return (def.name || def.id) + " (cost " + (def.cost || 0) + ", mouths " + mouths.join(" ") + (def.centre ? ", a centre spot" : "") + (feats.length ? "; " + feats.join(", ") : "") + ")";
+    const feats = Object.entries(spots).filter(([, f]) => f).map(([s, f]) => FEATURE_NAMES[f] + " at " + (s === "C" ? "the centre" : "the " + SPOT_NAMES[s]));
+    const sides = mouths.map((m) => SPOT_NAMES[m].replace(" mouth", ""));
+    return (def.name || def.id) + " (cost " + (def.cost || 0) + "; " + (sides.length === 1 ? "a mouth to the " : "mouths to the ") + sides.join(", ") +
+      (def.centre ? "; a centre spot" : "") + (feats.length ? "; " + feats.join(", ") : "") + ")";
+  }
+  const BADGE_R = 5.5;
+  const BADGE_PLACES = [[15.5, -45], [15.5, 45], [15.5, 135], [15.5, -135], [15.5, 0], [15.5, 90], [15.5, 180], [15.5, -90],
+    [23, -45], [23, 45], [23, 135], [23, -135]];
+  /* Where a step badge goes beside the spot at `at`: the first of the places around it (15.5 away, then
+   * into a corner of the tile) inside the tile and clear of `keepClear` ([x, y, r] circles); else the clearest. */
+  function badgeAt(at, keepClear) {
+    let best = null, bestGap = -Infinity;
+    for (const [d, deg] of BADGE_PLACES) {
+      const x = at[0] + d * Math.cos((deg * Math.PI) / 180), y = at[1] + d * Math.sin((deg * Math.PI) / 180);
+      if (x < BADGE_R || x > 60 - BADGE_R || y < BADGE_R || y > 60 - BADGE_R) continue;
+      const gap = Math.min(...keepClear.map(([cx, cy, r]) => Math.hypot(x - cx, y - cy) - r - BADGE_R));
+      if (gap >= 0.5) return [x, y];
+      if (gap > bestGap) { best = [x, y]; bestGap = gap; }
+    }
+    return best || [at[0], at[1]];
   }
   /* A canal tile 60×60 turned `rotation`: banks, the water from each mouth to the middle, a circle per
    * spot with its feature's letter (and a <title> in words). opts.path: {spot: step number} drawn beside
@@ -179,12 +199,20 @@ window.SlipwayDraw = (() => {
       const g = node("g", { class: "sw-spot-g", "data-spot": spot }, node("title", {}, SPOT_NAMES[spot] + ": " + (f ? FEATURE_WORDS[feature] : "no feature") + (step ? "; step " + step : "")));
       g.append(node("circle", { cx: x, cy: y, r: 8, fill: f ? f.fill : "#e6f0fa", stroke: step ? "#f59e0b" : "#123a63", "stroke-width": step ? 3 : 1, class: "sw-spot" + (step ? " sw-on-path" : "") }));
       if (f) g.append(text(x, y, f.mark, { "font-size": 10, fill: f.ink, "font-weight": 700 }));
-      if (step) {
-        const [dx, dy] = spot === "E" ? [-2, -13] : spot === "W" ? [2, -13] : spot === "N" ? [13, 2] : spot === "S" ? [13, -2] : [13, -11];
-        g.append(node("circle", { cx: x + dx, cy: y + dy, r: 5.5, fill: "#fff", stroke: "#b45309", "stroke-width": 1 }));
-        g.append(text(x + dx, y + dy, String(step), { "font-size": 8, "font-weight": 700, class: "sw-t sw-step" }));
-      }
       s.append(g);
+    }
+    // Each step's number in a badge beside its spot, clear of every spot circle (its path ring
+    // included), the cost and the other badges, inside the tile.
+    const keepClear = Object.keys(spots).map((spot) => [SPOT_AT[spot][0], SPOT_AT[spot][1], 9.5]);
+    if (def.cost) keepClear.push([52, 7, 7]);
+    const stepped = Object.keys(spots).filter((spot) => o.path && o.path[spot]).sort((a, b) => o.path[a] - o.path[b]);
+    for (const spot of stepped) {
+      const [bx, by] = badgeAt(SPOT_AT[spot], keepClear);
+      keepClear.push([bx, by, BADGE_R]);
+      // drawn over every spot (a later spot's circle never covers it)
+      s.append(node("g", { class: "sw-step-badge", "data-spot": spot, "aria-hidden": "true" },
+        node("circle", { cx: bx, cy: by, r: BADGE_R, fill: "#fff", stroke: "#b45309", "stroke-width": 1.2 }),
+        text(bx, by, String(o.path[spot]), { "font-size": 8, "font-weight": 700, class: "sw-t sw-step-no" })));
     }
     if (o.token) {
       const [x, y] = SPOT_AT[o.token];
@@ -198,7 +226,7 @@ window.SlipwayDraw = (() => {
   function effectWords(effect, kindNames) {
     const good = (k) => (kindNames && kindNames[k]) || k;
     switch (effect.type) {
-      case "trader": return "+" + effect.price + " per " + good(effect.good) + " sold; " + effect.points + " pt" + (effect.points > 1 ? "s" : "") + " (level " + effect.level + ")";
+      case "trader": return "+" + effect.price + " per " + good(effect.good) + " sold; " + effect.points + " point" + (effect.points === 1 ? "" : "s") + " (level " + effect.level + ")";
       case "builder": return "+1 " + effect.capacity.replace("_", " ") + " on every ship";
       case "engineer": return "+1 " + effect.item + " with every Manufacture";
       case "recruiter": return "+1 " + effect.item + " with every Recruit";
@@ -233,6 +261,7 @@ window.SlipwayDraw = (() => {
       case "fleet": return "ships in your fleet";
       case "canals_used": return "canal tiles used";
       case "ships_all_safety": return "ships with all three safety items";
+      case "safety_items": return "safety items on your ships";
       case "lengths": return "different ship lengths";
       case "ships_sail_and_smokestack": return "ships with a sail and a smokestack";
       case "best_riband": return "your best Blue Riband step";
@@ -339,5 +368,5 @@ window.SlipwayDraw = (() => {
   }
 
   return { svg, node, shipTile, shipWords, emptySlot, canalTile, canalWords, rotated, effectWords, commodityTile, contract, measureWords,
-           itemWheel, employeeWheel, priceRing, actionTile, itemMark, symbol, legendSymbol, SYMBOL_WORDS, FEATURE_WORDS, FEATURE, FAMILY_COLORS, GOOD_COLORS, ITEM_MARK };
+           itemWheel, employeeWheel, priceRing, actionTile, itemMark, symbol, legendSymbol, SYMBOL_WORDS, FEATURE_WORDS, FEATURE_NAMES, FEATURE, FAMILY_COLORS, GOOD_COLORS, ITEM_MARK };
 })();

@@ -12,6 +12,7 @@ database before the game starts (as conftest's ``toy_game`` does)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,10 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
     click_and_wait(cy, "#sw-actions button[data-cmd=rent-canal]")
     placed = state(code)["players"][2]["canal"]["tiles"]
     assert len(placed) == 2 and placed[1]["tile"] == tile
-    assert f"({placed[1]['x']}, {placed[1]['y']})" in rotation_label
+    # The cell is named by the tile beside it, never by coordinates.
+    names = {t["id"]: t["name"] for t in content()["canals"]["tiles"]} | {"start": content()["canals"]["start"]["name"]}
+    assert names[tile] in rotation_label and any(f" of {n}" in rotation_label for n in names.values()), rotation_label
+    assert not re.search(RAW_XY, rotation_label), rotation_label
     assert cy.locator(f"#sw-players .sw-player[data-seat='2'] .sw-cell[data-x='{placed[1]['x']}'][data-y='{placed[1]['y']}'] svg").count() == 1
     click_and_wait(cy, "#sw-actions button[data-cmd=end-turn]")
 
@@ -251,6 +255,7 @@ def content() -> dict:
 # Every state of a whole game drawn for the seat on turn: no script error, no missing value shown, and a
 # control to use (or a refused one saying why) in every stage of every phase.
 FORBIDDEN = r"\b(null|undefined|NaN)\b|\[object Object\]"
+RAW_XY = r"\(-?\d+, ?-?\d+\)"  # a grid cell's coordinates: places are named, never numbered
 DRAW_FOR = """([payload]) => {
   window.JunctionPlay.render(payload, window.JunctionRoom);
   return new Promise((resolve) => {
@@ -267,7 +272,6 @@ DRAW_FOR = """([payload]) => {
 
 def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_page):
     import random
-    import re
 
     import httpx
 
@@ -297,6 +301,7 @@ def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_
         shown = page.evaluate(DRAW_FOR, [{"version": 10_000 + step, "status": "active", "seat": seat, "state": view, "legal_commands": legal}])
         stages.add((view["phase"], shown["stage"]))
         assert not re.search(FORBIDDEN, shown["text"]), (step, re.search(FORBIDDEN, shown["text"]).group(0))
+        assert not re.search(RAW_XY, shown["text"]), (step, re.search(RAW_XY, shown["text"]).group(0))
         assert shown["enabled"] >= 1, (step, shown["stage"])
         assert not shown["refused"], (step, shown["refused"])  # a refused control always says why
         command = ENGINE.bot_command(game, seat=seat, bot="random", rng=rng)

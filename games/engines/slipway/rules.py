@@ -37,7 +37,7 @@ CRUISE_LISTED = 40  # cruise paths listed per ship (the listing's size; any lega
 
 
 def _cannot_afford(cost: int, money: int) -> dict[str, str]:
-    return {"code": "cannot-afford", "message": f"That costs {cost}; you have {money}."}
+    return {"code": "cannot-afford", "message": f"That costs {_count(cost, 'coin')}; you have {money}."}
 
 
 def _reason(exc: RulesError) -> dict[str, str]:
@@ -457,7 +457,7 @@ class Slipway(Engine):
         if open_actions:
             raise RulesError("wrong-action", f"Your action to perform now is {' or '.join(open_actions)}.")
         raise RulesError("no-action-open", "You have no action left to perform this turn (a bonus action costs "
-                                           f"{data.setup()['bonus_cost']}).")
+                                           f"{_count(data.setup()['bonus_cost'], 'coin')}).")
 
     def _discard(self, state: State, seat: int, contract: str, events: list[Event]) -> None:
         player = state["players"][seat]
@@ -536,7 +536,7 @@ class Slipway(Engine):
                 f"{ACTION_NAMES[action]} is not in this game.")
         require(action != turn["main"], "same-as-main", "The bonus action must be another action than your main one.")
         player = state["players"][seat]
-        require(player["money"] >= cost, "cannot-afford", f"A bonus action costs {cost}; you have {player['money']}.")
+        require(player["money"] >= cost, "cannot-afford", f"A bonus action costs {_count(cost, 'coin')}; you have {player['money']}.")
         reason = self.cannot_perform(state, seat, action, spend=cost)
         if reason is not None:
             raise RulesError(reason["code"], reason["message"])
@@ -670,7 +670,7 @@ class Slipway(Engine):
             require(t in ships and t in market[ships[t]["part"]], "not-in-market",
                     f"Ship tile {t} is not in the market.")
         cost = sum(ships[t]["cost"] for t in ids)
-        require(cost <= player["money"], "cannot-afford", f"These tiles cost {cost}; you have {player['money']}.")
+        require(cost <= player["money"], "cannot-afford", f"These tiles cost {_count(cost, 'coin')}; you have {player['money']}.")
         cells = self.cells(player)
         placements = [(w["slot"], ships[w["tile"]]["part"]) for w in wanted]
         if final_build:
@@ -703,7 +703,7 @@ class Slipway(Engine):
         tile = command["tile"]
         require(tile in state["canal_market"], "not-in-market", f"Canal tile {tile} is not in the market.")
         cost = defs[tile]["cost"]
-        require(cost <= player["money"], "cannot-afford", f"That canal tile costs {cost}; you have {player['money']}.")
+        require(cost <= player["money"], "cannot-afford", f"That canal tile costs {_count(cost, 'coin')}; you have {player['money']}.")
         x, y, rotation = command["x"], command["y"], command["rotation"]
         problem = canal.placement_problem(player["canal"], defs, tile, x, y, rotation)
         if problem is not None:
@@ -721,7 +721,7 @@ class Slipway(Engine):
         player = state["players"][seat]
         require(tile in state["goods_market"], "not-in-market", f"Commodity tile {tile} is not in the market.")
         cost = data.goods()[tile]["cost"]
-        require(cost <= player["money"], "cannot-afford", f"That tile costs {cost}; you have {player['money']}.")
+        require(cost <= player["money"], "cannot-afford", f"That tile costs {_count(cost, 'coin')}; you have {player['money']}.")
         player["money"] -= cost
         state["goods_market"].remove(tile)
         player["goods"].append(tile)
@@ -744,7 +744,7 @@ class Slipway(Engine):
         ring = data.wheels()[RING_ACTIONS[action]]
         require(steps <= len(ring), "too-far", f"The wheel has {len(ring)} spaces.")
         cost = self.step_cost(player, action, steps)
-        require(cost <= player["money"], "cannot-afford", f"{steps} steps cost {cost}; you have {player['money']}.")
+        require(cost <= player["money"], "cannot-afford", f"{_count(steps, 'step')} cost {_count(cost, 'coin')}; you have {player['money']}.")
         player["money"] -= cost
         marker = (state["markers"][action] + steps) % len(ring)
         state["markers"][action] = marker
@@ -768,7 +768,7 @@ class Slipway(Engine):
         if problem is not None:
             raise RulesError(*problem)
         cost = self.step_cost(player, "employee", steps) + data.employees()[emp]["cost"]
-        require(cost <= player["money"], "cannot-afford", f"That costs {cost}; you have {player['money']}.")
+        require(cost <= player["money"], "cannot-afford", f"That costs {_count(cost, 'coin')}; you have {player['money']}.")
         player["money"] -= cost
         state["markers"]["employee"] = stop
         player["employees"].append(emp)
@@ -816,15 +816,17 @@ class Slipway(Engine):
         first, last = self._completed_at(state, seat, slot)
         for item in set(items):
             if items.count(item) > player["items"][item]:
-                return ("not-in-stock", f"You have {player['items'][item]} {item}(s), not {items.count(item)}.")
+                return ("not-in-stock", f"You have {_count(player['items'][item], item)}, not {items.count(item)}.")
         on_board = player["outfits"].get(str(slot), []) + list(items)
         room = self.capacity(player, player["yard"][first:last + 1])
         need = self.needs(on_board)
-        words = {"cabin": "cabins", "stoker_cabin": "stoker cabins", "rig": "rig mounts (sails and smokestacks)",
-                 "crane": "crane mounts", "cannon": "cannon mounts"}
+        words = {"cabin": ("cabin", ""), "stoker_cabin": ("stoker cabin", ""),
+                 "rig": ("rig mount", " (for sails and smokestacks)"), "crane": ("crane mount", ""),
+                 "cannon": ("cannon mount", "")}
         for key, wanted in need.items():
             if wanted > room[key]:
-                return ("no-room", f"The ship has {room[key]} {words[key]}; that needs {wanted}.")
+                word, note = words[key]
+                return ("no-room", f"The ship has {_count(room[key], word)}{note}; that needs {wanted}.")
         return None
 
     def _outfit(self, state: State, seat: int, slot: int, items: list[str], events: list[Event]) -> None:

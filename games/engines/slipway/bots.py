@@ -32,7 +32,7 @@ one-ply comparison sees. Nothing here changes the rules: it only reads the engin
 
 from __future__ import annotations
 
-import json
+import marshal
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -148,7 +148,47 @@ def choose(engine: Slipway, state: State, *, seat: int, bot: str, rng: random.Ra
 
 
 def _copy(state: State) -> State:
-    return json.loads(json.dumps(state))
+    """A deep copy of a plain-JSON state. ``marshal`` (format 2: no shared references, like a JSON round trip)
+    is about twice as fast as ``json.loads(json.dumps())`` and gives the same document."""
+    return marshal.loads(marshal.dumps(state, 2))
+
+
+def _trial_copy(state: State, seat: int, command: Command) -> State:
+    """A copy of ``state`` to try ``command`` of ``seat`` on. Only a command that ends a turn (``pass``,
+    ``end-turn``) changes another player (the next turn's start, a queue cube's discards); for any other the
+    other players are shared with ``state``, not copied (they are only read)."""
+    if command["cmd"] in ("pass", "end-turn"):
+        return _copy(state)
+    players = state["players"]
+    shared = {**state, "players": None}
+    copy = marshal.loads(marshal.dumps(shared, 2))
+    copy["players"] = [marshal.loads(marshal.dumps(p, 2)) if i == seat else p for i, p in enumerate(players)]
+    return copy
+
+
+def _key(*parts: Any) -> bytes:
+    """A memo key: the bytes of plain data (equal bytes, equal data)."""
+    return marshal.dumps(parts, 2)
+
+
+def _remember(memo: dict[Any, Any], key: Any, found: Any) -> Any:
+    if len(memo) > MEMO_SIZE:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+# What the valuation works out again and again: every candidate of a decision shares most of the player
+# (its fleet, contracts, employees, the ship being built), so the figures are remembered by their inputs.
+MEMO_SIZE = 50_000
+_REALIZED: dict[bytes, float] = {}
+_PLANS: dict[bytes, tuple[float, dict[str, Any]]] = {}
+_VALUES: dict[bytes, float] = {}
+_PROMISES: dict[bytes, tuple[float, ...]] = {}
+_FOLLOW_UPS: dict[bytes, Command | None] = {}  # the best command performing an open action, by state and style
+# a planned ship's speed by the player's employees, then (length, stokers, smokestacks, sails): engine.speed
+# reads no more of a ship than those
+_SPEEDS: dict[bytes, dict[tuple[int, int, int, int], int]] = {}
 
 
 # -- facts the valuation reads ------------------------------------------------------------------------
@@ -185,10 +225,14 @@ def forward_length(system: dict[str, Any]) -> int:
            None if token is None else (token["x"], token["y"], token["spot"], token["entered"]))
     found = _LENGTHS.get(key)
     if found is None:
-        defs = data.canals()
+        # the longest forward walk, up to MAX_LENGTH (a walk's first steps are a walk: canal.has_path(n)
+        # holds for every n up to it), in one search of the system
+        index = canal._index(system, data.canals())
         found = 0
-        while found < MAX_LENGTH and canal.has_path(system, defs, found + 1):
-            found += 1
+        for pos, entered, _named in canal._origins(system, index, None):
+            found = max(found, _longest(index, pos, entered, frozenset(), MAX_LENGTH))
+            if found >= MAX_LENGTH:
+                break
         if len(_LENGTHS) > 20_000:
             _LENGTHS.clear()
         _LENGTHS[key] = found
@@ -196,6 +240,17 @@ def forward_length(system: dict[str, Any]) -> int:
 
 
 _LENGTHS: dict[tuple[Any, ...], int] = {}
+
+
+def _longest(index: Any, pos: Any, entered: str, gone: frozenset[Any], cap: int) -> int:
+    """The most forward steps (up to ``cap``) from ``pos``, as canal's walks take them."""
+    best = 0
+    for step, step_entered in canal._moves(index, gone, pos, entered):
+        left = gone | {(pos[0], pos[1])} if step[:2] != pos[:2] else gone
+        best = max(best, 1 + _longest(index, step, step_entered, left, cap - 1))
+        if best >= cap:
+            return cap
+    return best
 
 
 def canal_value(length: int) -> float:
@@ -290,6 +345,14 @@ def _employee_value(effect: dict[str, Any]) -> float:
 
 def realized(engine: Slipway, player: dict[str, Any]) -> float:
     """Points the player has made (what the scores would say now)."""
+    key = _key(player["fleet"], player["contracts"], player["employees"], len(player["used_canals"]))
+    found = _REALIZED.get(key)
+    if found is None:
+        found = _remember(_REALIZED, key, _realized(engine, player))
+    return found
+
+
+def _realized(engine: Slipway, player: dict[str, Any]) -> float:
     kept = data.setup()["contracts_kept"]
     contracts = sorted((engine.contract_score(player, c) for c in player["contracts"]), reverse=True)[:kept]
     emp = data.employees()
@@ -303,11 +366,34 @@ def contract_points(engine: Slipway, player: dict[str, Any]) -> int:
 
 
 def value(engine: Slipway, state: State, seat: int, style: Style | None = None) -> float:
-    """Points made plus the promise of the rest, for ``seat`` (see the module's docstring)."""
+    """Points made plus the promise of the rest, for ``seat`` (see the module's docstring).
+
+    It reads the seat's player, the turns it has left and whether the game is over, nothing else of the
+    state: remembered by those."""
     style = style or STYLES["shipwright"]
     player = state["players"][seat]
     if state["finished"]:
         return realized(engine, player) + 0.01 * player["money"]
+    key = _key(player, turns_left(state, seat), _style_key(style))
+    found = _VALUES.get(key)
+    if found is None:
+        found = _remember(_VALUES, key, _styled_value(engine, state, seat, style))
+    return found
+
+
+_STYLE_KEYS: dict[int, tuple[Style, str]] = {}
+
+
+def _style_key(style: Style) -> str:
+    """A style's memo key (its fields: a style made anew with the same leanings values alike)."""
+    found = _STYLE_KEYS.get(id(style))
+    if found is None or found[0] is not style:
+        found = _STYLE_KEYS[id(style)] = (style, repr(style))
+    return found[1]
+
+
+def _styled_value(engine: Slipway, state: State, seat: int, style: Style) -> float:
+    player = state["players"][seat]
     v = _value(engine, state, seat, style)
     if style.length:  # long ships launched and complete in the yard
         v += style.length * sum(max(0, len(s["tiles"]) - 4) for s in player["fleet"])
@@ -322,15 +408,33 @@ def value(engine: Slipway, state: State, seat: int, style: Style | None = None) 
 def _value(engine: Slipway, state: State, seat: int, style: Style) -> float:
     player = state["players"][seat]
     left = turns_left(state, seat)
-    w = min(1.0, left / 3.0)
-    w_slow = min(1.0, left / 5.0)
     v = realized(engine, player)
     money = player["money"]
     v += (MONEY * min(1.0, left / 2.0) + 0.01) * min(money, MONEY_NEEDED)
     v += (SPARE_MONEY * min(1.0, left / 2.0) + 0.01) * max(0, money - MONEY_NEEDED)
-    emp = data.employees()
-    v += w_slow * sum(employee_value(emp[e]["effect"], style) for e in player["employees"])
+    # the rest reads neither the money nor the canal's tiles beyond its forward length (unless the style
+    # counts riband and officials' spots): remembered by what it reads, so candidates that differ only
+    # there (a canal rented one way or another, an income) are valued once
     length = forward_length(player["canal"])
+    canal_key = player["canal"]["tiles"] if style.riband or style.officials else None
+    key = _key(player["employees"], length, canal_key, player["yard"], player["outfits"], player["items"],
+               player["fleet"], player["contracts"], len(player["used_canals"]), player["goods"], left,
+               _style_key(style))
+    found = _PROMISES.get(key)
+    if found is None:
+        found = _remember(_PROMISES, key, _promise(engine, player, left, length, style))
+    for term in found:
+        v += term
+    return v
+
+
+def _promise(engine: Slipway, player: dict[str, Any], left: float, length: int, style: Style) -> tuple[float, ...]:
+    """What the player has in hand beyond its points and money (see :func:`_value`): the terms :func:`_value`
+    adds one by one (in this order, so the sum is the same to the last bit whatever is remembered)."""
+    w = min(1.0, left / 3.0)
+    w_slow = min(1.0, left / 5.0)
+    emp = data.employees()
+    terms = [w_slow * sum(employee_value(emp[e]["effect"], style) for e in player["employees"])]
     cells = engine.cells(player)
     ships = yard.completed_ships(cells, data.setup()["ship_max"])
     in_ship: set[int] = set()
@@ -342,22 +446,22 @@ def _value(engine: Slipway, state: State, seat: int, style: Style) -> float:
         aboard = player["outfits"].get(str(first), [])
         add, score = plan_outfit(engine, player, tiles, aboard, stock, length)
         if score < 0:
-            v -= 2.0
+            terms.append(-2.0)
             continue
         before = stock_value(stock, style)
         for item in add:
             stock[item] -= 1
         # the items aboard leave the stock's promise: part of it is counted back, so that a ship is launched
         # once it is ready rather than when the turns run out
-        v += w * STOCK * LAUNCH_RETURN * (before - stock_value(stock, style))
+        terms.append(w * STOCK * LAUNCH_RETURN * (before - stock_value(stock, style)))
         items = aboard + add
         speed = engine.speed(player, tiles, items)
         length = max(0, length - speed)
         sailing.append({"tiles": tiles, "items": items, "speed": speed, "score": {"riband": 0, "total": score}})
-        v += score + 1.0 - w * style.patience * max(0.0, GOOD_SHIP - score)
+        terms.append(score + 1.0 - w * style.patience * max(0.0, GOOD_SHIP - score))
     if sailing:  # what those cruises would add to the contracts
         gained = realized(engine, {**player, "fleet": player["fleet"] + sailing}) - realized(engine, player)
-        v += gained - sum(s["score"]["total"] for s in sailing)
+        terms.append(gained - sum(s["score"]["total"] for s in sailing))
     # the ship being built towards its target, and the promise of what is in hand beyond it
     tiles, missing = project(player, in_ship)
     fleet_now = {**player, "fleet": player["fleet"] + sailing}
@@ -365,27 +469,27 @@ def _value(engine: Slipway, state: State, seat: int, style: Style) -> float:
                              style.modes)
     goods_used: tuple[str, ...] = ()
     if plan:
-        v += w * PLAN_WEIGHT * plan_v
+        terms.append(w * PLAN_WEIGHT * plan_v)
         if PLAN_EXCLUSIVE:  # what the target uses is valued there, not again as stock
             for item in plan["items"]:
                 if stock.get(item, 0) > 0:
                     stock[item] -= 1
             goods_used = tuple(plan["goods"])
             length = max(0, length - plan["speed"])
-    v += w * STOCK * stock_value(stock, style)
-    v += w * style.canal * canal_value(length)
-    v += w * sum(style.tile + 0.25 * units(t) for t in tiles)
-    v += w * style.length * max(0, len(tiles) - 4)
-    v += w * style.good * sum(len(data.goods()[g]["goods"]) for g in player["goods"] if g not in goods_used)
+    terms.append(w * STOCK * stock_value(stock, style))
+    terms.append(w * style.canal * canal_value(length))
+    terms.append(w * sum(style.tile + 0.25 * units(t) for t in tiles))
+    terms.append(w * style.length * max(0, len(tiles) - 4))
+    terms.append(w * style.good * sum(len(data.goods()[g]["goods"]) for g in player["goods"] if g not in goods_used))
     if style.riband or style.officials:
         defs = data.canals()
         for t in player["canal"]["tiles"]:
             for feature in defs[t["tile"]]["spots"].values():
                 if feature == "riband":
-                    v += w * style.riband
+                    terms.append(w * style.riband)
                 elif feature is not None:
-                    v += w * style.officials
-    return v
+                    terms.append(w * style.officials)
+    return tuple(terms)
 
 
 # -- the target ship ---------------------------------------------------------------------------------------
@@ -445,6 +549,19 @@ def cover_from_goods(player: dict[str, Any], short: dict[str, int]) -> list[str]
 def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing: dict[str, int],
               stock: dict[str, int], length: int, left: float,
               modes: tuple[tuple[int, int, int], ...] = PLAN_MODES) -> tuple[float, dict[str, Any]]:
+    """:func:`_plan_ship`, remembered by what it reads (the player's employees, contracts, fleet, used canals
+    and goods; the arguments). The plan it returns is shared: read it, don't change it."""
+    key = _key(player["employees"], player["contracts"], player["fleet"], len(player["used_canals"]),
+               player["goods"], tiles, missing, stock, length, left, modes)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _remember(_PLANS, key, _plan_ship(engine, player, tiles, missing, stock, length, left, modes))
+    return found
+
+
+def _plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing: dict[str, int],
+               stock: dict[str, int], length: int, left: float,
+               modes: tuple[tuple[int, int, int], ...] = PLAN_MODES) -> tuple[float, dict[str, Any]]:
     """The best target ship for the yard's project: its value (the planned score, trusted at
     ``PLAN_TRUST``, less ``PLAN_ACTION`` per action still to take: tiles, items, canal) and what it uses.
 
@@ -459,54 +576,56 @@ def plan_ship(engine: Slipway, player: dict[str, Any], tiles: list[str], missing
     to_build = sum(missing.values())
     best: tuple[float, dict[str, Any]] = (float("-inf"), {})
     base = realized(engine, player)
+    ship_max = data.setup()["ship_max"]
+    # the speed of a planned ship: the chart and the player's staff, by its length and its engines and sails
+    speeds = _SPEEDS.setdefault(_key(player["employees"]), {})
+    from_stern = min(missing["stern"], 1)  # a stern still to build brings a stoker cabin and a rig mount
+    slots_free = to_build - from_stern  # any other tile still to build one of them
+    plain = _plain_middle()
+    fleet = player["fleet"]
     for st, sm, sa in modes:
-        extra_tiles = 0
-        short_stoker = max(0, st - room["stoker_cabin"])
-        short_rig = max(0, sm + sa - room["rig"])
-        # a stern still to build brings a stoker cabin and a rig mount; any other tile one of them
-        from_stern = min(missing["stern"], 1)
-        short_stoker_left = max(0, short_stoker - from_stern)
-        short_rig_left = max(0, short_rig - from_stern)
-        slots_free = to_build - from_stern
+        short_stoker_left = max(0, max(0, st - room["stoker_cabin"]) - from_stern)
+        short_rig_left = max(0, max(0, sm + sa - room["rig"]) - from_stern)
         need_units = short_stoker_left + short_rig_left
         extra_tiles = max(0, need_units - slots_free)
-        n_tiles = len(tiles) + to_build + extra_tiles
-        if n_tiles > data.setup()["ship_max"]:
+        if len(tiles) + to_build + extra_tiles > ship_max:
             continue
-        want = {"captain": 1, "stoker": st, "smokestack": sm, "sail": sa}
-        have = dict(stock)
         actions = (to_build + extra_tiles) / TILES_PER_BUILD
         short: dict[str, int] = {}
-        for item, n in want.items():
-            use = min(n, have.get(item, 0))
-            have[item] = have.get(item, 0) - use
+        for item, n in (("captain", 1), ("stoker", st), ("smokestack", sm), ("sail", sa)):
+            use = min(n, stock.get(item, 0))
             if n > use:
                 short[item] = n - use
-        goods_used = cover_from_goods(player, short)
+        goods_used = cover_from_goods(player, short) if short else []
         actions += len(goods_used)
         actions += sum(short.values())
-        items = ["captain"] + ["stoker"] * st + ["smokestack"] * sm + ["sail"] * sa
-        shape = tiles + [_plain_middle()] * (to_build + extra_tiles)
-        speed = engine.speed(player, shape, items)
+        n_shape = len(tiles) + to_build + extra_tiles
+        speed = speeds.get((n_shape, st, sm, sa))
+        if speed is None:
+            speed = speeds[(n_shape, st, sm, sa)] = engine.speed(
+                player, tiles + [plain] * (to_build + extra_tiles),
+                ["captain"] + ["stoker"] * st + ["smokestack"] * sm + ["sail"] * sa)
         if speed > length:
             actions += (speed - length) / STEPS_PER_RENT
         if actions > left + 0.5:
             continue
+        items = ["captain"] + ["stoker"] * st + ["smokestack"] * sm + ["sail"] * sa
+        score = speed + 1
         spare_units = max(0, slots_free - need_units)  # tiles still to build can bring mounts and cabins
-        for item, mount in (("crane", "crane"), ("cannon", "cannon")):
-            n = min(have.get(item, 0), room[mount] + spare_units)
-            spare_units -= max(0, n - room[mount])
+        for item in ("crane", "cannon"):
+            n = min(stock.get(item, 0), room[item] + spare_units)
+            spare_units -= max(0, n - room[item])
             items += [item] * n
+            score += 2 * n
         cabins = room["cabin"] + spare_units
         for item in ("marine", "merchant"):
-            n = min(have.get(item, 0), cabins)
+            n = min(stock.get(item, 0), cabins)
             items += [item] * n
             cabins -= n
-        count = {i: items.count(i) for i in ITEMS}
-        score = (speed + sum(count[c] for c in ("captain", "marine", "merchant"))
-                 + 2 * (count["crane"] + count["cannon"]))
-        ship = {"tiles": shape, "items": items, "speed": speed, "score": {"riband": 0, "total": score}}
-        gain = realized(engine, {**player, "fleet": player["fleet"] + [ship]}) - base - score
+            score += n
+        ship = {"tiles": tiles + [plain] * (to_build + extra_tiles), "items": items, "speed": speed,
+                "score": {"riband": 0, "total": score}}
+        gain = realized(engine, {**player, "fleet": fleet + [ship]}) - base - score
         v = PLAN_TRUST * (score + gain) - PLAN_ACTION * actions
         if v > best[0]:
             best = (v, {"items": items, "speed": speed, "actions": actions, "goods": goods_used})
@@ -571,7 +690,7 @@ class _Shipwright:
 
     def _value_after(self, command: Command, state: State | None = None) -> float | None:
         """The value of ``state`` (this one by default) after ``command``; None when it is refused."""
-        copy = _copy(self.state if state is None else state)
+        copy = _trial_copy(self.state if state is None else state, self.seat, command)
         try:
             self.engine.apply(copy, seat=self.seat, command=command)
         except RulesError:
@@ -606,23 +725,30 @@ class _Shipwright:
 
     def _with_follow_up(self, command: Command, action: str) -> float | None:
         """The value after ``command`` (a choose or a bonus) and the best way to perform ``action``."""
-        copy = _copy(self.state)
+        copy = _trial_copy(self.state, self.seat, command)
         try:
             self.engine.apply(copy, seat=self.seat, command=command)
         except RulesError:
             return None
-        best = value(self.engine, copy, self.seat, self.style)
         turn = copy["turn"]
         open_ = turn is not None and turn["seat"] == self.seat and any(
             turn[role] == action and not turn[f"{role}_done"] for role in ("main", "bonus"))
         if not open_:
-            return best  # forfeited
-        found = float("-inf")
-        for cmd in self._follow_ups(copy, action):
-            v = self._value_after(cmd, copy)
-            if v is not None:
-                found = max(found, v)
-        return found if found > float("-inf") else best
+            return value(self.engine, copy, self.seat, self.style)  # forfeited
+        found, _cmd = self._best_follow_up(copy, action)
+        return found if found > float("-inf") else value(self.engine, copy, self.seat, self.style)
+
+    def _best_follow_up(self, state: State, action: str) -> tuple[float, Command | None]:
+        """The best command performing ``action`` in ``state`` and the value after it (the first of equals);
+        the command is remembered by the state, so the turn that chose the action plays it without weighing
+        the same commands again."""
+        found, best_cmd = float("-inf"), None
+        for cmd in self._follow_ups(state, action):
+            v = self._value_after(cmd, state)
+            if v is not None and v > found:
+                found, best_cmd = v, cmd
+        _remember(_FOLLOW_UPS, _key(state, self.seat, action, _style_key(self.style)), best_cmd)
+        return found, best_cmd
 
     def _best_choose(self) -> Command:
         best_cmd, best_v = None, float("-inf")
@@ -658,11 +784,11 @@ class _Shipwright:
         for role in ("main", "bonus"):
             action = turn[role]
             if action and not turn[f"{role}_done"]:
-                best_cmd, best_v = None, float("-inf")
-                for cmd in self._follow_ups(self.state, action):
-                    v = self._value_after(cmd)
-                    if v is not None and v > best_v:
-                        best_cmd, best_v = cmd, v
+                key = _key(self.state, self.seat, action, _style_key(self.style))
+                if key in _FOLLOW_UPS:
+                    best_cmd = _FOLLOW_UPS[key]
+                else:
+                    _v, best_cmd = self._best_follow_up(self.state, action)
                 if best_cmd is not None:
                     return best_cmd
         if self.player["outfits"]:
@@ -709,7 +835,7 @@ class _Shipwright:
             if not walked["ok"]:
                 continue
             score = engine.score_cruise(player, facts["tiles"], facts["items"], facts["speed"], walked["spots"])
-            after = json.loads(json.dumps(system))
+            after = _copy(system)
             canal.apply_walk(after, walked)
             v = score["total"] + canal_value(forward_length(after)) * min(1.0, turns_left(self.state, self.seat) / 3)
             if best is None or v > best[0]:

@@ -53,7 +53,20 @@
   // ---- names and words ------------------------------------------------------------------------------
   let names = {}, colors = {};
   const who = (seat) => names[seat] || "seat " + (Number(seat) + 1);
-  const colorOf = (seat) => (content && content.colors[colors[seat]]) || "#888";
+  /* A seat's colour: the one its player chose in the waiting room (the summary's seat.color, drawn from
+   * Junction.PALETTE); a game without the summary's seats (none known) falls back to the view's. */
+  function seatOf(seat) {
+    const summary = last && last.ctx && last.ctx.summary;
+    return (summary && Array.isArray(summary.seats) ? summary.seats : []).find((s) => s.index === Number(seat)) || null;
+  }
+  function colorOf(seat) {
+    const chosen = seatOf(seat);
+    return (chosen && Junction.seatColor(chosen.color, null)) || (content && content.colors[colors[seat]]) || "#888";
+  }
+  function colorName(seat) {
+    const chosen = seatOf(seat);
+    return chosen && chosen.color ? Junction.colorLabel(chosen.color) : text(colors[seat], "");
+  }
   const coins = (n) => plural(n, "coin");
   const slotName = (slot) => "slot " + (Number(slot) + 1);  // commands count from 0, people from 1
   /* A place on a player's canals in words: the spot and the name of the canal tile it is on ("the north
@@ -282,7 +295,7 @@
     const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
     $("sw-players").replaceChildren(...view.order.filter((s) => bySeat[s]).map((seat) => {
       const p = bySeat[seat];
-      const fleet = p.fleet.map((s, i) => el("li", {}, "Ship " + (i + 1) + ": " + plural(s.tiles.length, "piece") + ", speed " + text(s.speed) + ", " + plural(s.score.total, "point") + (s.items.length ? " (" + s.items.join(", ") + ")" : "")));
+      const fleet = p.fleet.map((s, i) => el("li", {}, "Ship " + (i + 1) + ": " + plural(s.tiles.length, "piece") + ", speed " + text(s.speed) + ", " + plural(s.score.total, "point") + (s.items.length ? " (" + items(s.items) + ")" : "")));
       const lost = p.lost.map((s) => el("li", { class: "lost" }, "Lost: " + plural(s.tiles.length, "piece") + " (" + (s.reason === "no-captain" ? "no captain" : "canals too short") + ")"));
       const mine = view.you === seat;
       const facts = [plural(p.cruise_points, "cruise point"), plural(p.fleet.length, "ship") + " in the fleet",
@@ -290,7 +303,7 @@
       if (!p.contracts) facts.push(plural(p.contract_count, "contract") + " (hidden)");
       if (p.discards_owed) facts.push("owes " + (p.discards_owed > 1 ? plural(p.discards_owed, "contract discard") : "a contract discard"));
       return styled(el("article", { class: "sw-player" + (seat === view.active_seat ? " active" : "") + (mine ? " me" : ""), "data-seat": seat },
-        el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", "aria-hidden": "true" }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
+        el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", role: "img", "aria-label": colorName(seat), title: colorName(seat) }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
           el("span", { class: "sw-money" }, coins(p.money))),
         el("p", { class: "sw-facts" }, facts.join(" · ")),
         el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
@@ -531,9 +544,9 @@
     const planWords = o.plan ? (o.plan.problem ? text(o.plan.problem.message) : "Fits: needs " + Object.entries(needs).filter(([, n]) => n).map(([k, n]) => plural(n, ROOM[k].replace(/s$/, ""), ROOM[k])).join(", ").replace(/^$/, "no room") + "; speed " + o.plan.speed + (o.plan.captain ? "" : "; no captain yet") + ".") : "";
     const outfit = el("div", { class: "sw-outfit" },
       el("div", { class: "sw-row" }, tiles.map((id) => D.shipTile(ships[id]))),
-      el("p", {}, "Room: " + room + ". On board: " + (ship.outfit.length ? ship.outfit.join(", ") : "nothing yet") + ". Speed now " + text(ship.speed) + "."),
+      el("p", {}, "Room: " + room + ". On board: " + (ship.outfit.length ? items(ship.outfit) : "nothing yet") + ". Speed now " + text(ship.speed) + "."),
       el("div", { class: "sw-row sw-stock-pick" }, stock.length ? stock : el("span", { class: "muted" }, "Your stock is empty.")),
-      o.items.length ? el("p", { id: "sw-outfit-plan", "aria-live": "polite" }, "To put on board: " + o.items.join(", ") + ". " + planWords) : null,
+      o.items.length ? el("p", { id: "sw-outfit-plan", "aria-live": "polite" }, "To put on board: " + items(o.items) + ". " + planWords) : null,
       o.items.length ? el("div", { class: "row" },
         entryButton(null, "Put on board", { blocked: o.plan && o.plan.problem ? o.plan.problem : !o.plan ? { message: "Planning…" } : null, cmd: "outfit", primary: true,
           onclick: (btn) => send({ cmd: "outfit", slot, items: o.items }, btn) }),

@@ -66,6 +66,8 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
         phone = new_page(width=size[0], height=size[1])
         phone.goto(join_url)
         phone.fill("#join-name", NAMES[seat])
+        if seat == 2:
+            phone.click("label[for=color-purple]")  # Cy picks reddish purple: her colour in the game
         phone.click("text=Take a seat")
         phone.wait_for_selector("#conn[data-state=open]")
         pages[seat] = phone
@@ -93,6 +95,11 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
         assert page.locator("#sw-track li[data-action] svg").count() == len(state(code)["track"])  # a drawn tile per action
         assert page.locator("#sw-stops > li").count() == 6 and page.locator("#sw-stops .sw-staff-one").count() == 18
     assert "Bo's turn" in ann.inner_text("#sw-turn")
+    # The colour each player chose in the waiting room is theirs on every screen (not the seat order's).
+    for page in pages.values():
+        cy_board = page.locator("#sw-players .sw-player[data-seat='2']")
+        assert cy_board.evaluate("(n) => n.style.getPropertyValue('--seat')").lower() == "#cc79a7"
+        assert cy_board.locator(".sw-dot").get_attribute("aria-label") == "Reddish purple"
     assert ann.is_visible("#sw-actions-card") and "Bo's turn" in ann.inner_text("#sw-actions-note")
 
     # Turn 1, Bo's phone: Manufacture, one step (the option names the item it gives).
@@ -131,6 +138,7 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
 
     # Turn 3, Ann's laptop: Recruit crew, one step.
     drawn(ann, Game.objects.get(code=code).version)
+    assert ann.get_attribute("#sw-track li[data-action=canal] .sw-cube", "fill").lower() == "#cc79a7"  # Cy's cube
     click_and_wait(ann, "#sw-actions button:has-text('Recruit crew')")
     click_and_wait(ann, "#sw-actions button[data-cmd=recruit] >> nth=0")
     click_and_wait(ann, "#sw-actions button[data-cmd=end-turn]")

@@ -24,5 +24,109 @@ Junction.RailPage = (() => {
     return !!section;
   }
 
-  return { seatsOf, showEnding };
+  // ---- what a button or a term does: a title on a laptop, a "?" to tap on a phone ------------------
+  const openHelp = new Set();  // the help shown, by its key: a redraw of the page keeps it open
+  let helpIds = 0;
+  /* [the "?" toggle, the words it shows] for `words` about `what` (a button's label, a term); `key`
+   * names it across redraws. The toggle is a real button (aria-expanded, aria-controls): a tap, Enter or
+   * Space shows and hides the words under it. */
+  function help(key, what, words) {
+    if (!words) return [null, null];
+    const id = "rp-help-" + (++helpIds);
+    const open = openHelp.has(key);
+    const panel = el("p", { class: "rp-help", id, hidden: !open, "data-help": key }, words);
+    const toggle = el("button", { type: "button", class: "rp-help-toggle", "aria-expanded": open ? "true" : "false", "aria-controls": id,
+      "aria-label": "What does “" + what + "” mean?", title: words,
+      onclick: (ev) => {
+        const now = panel.hidden;
+        panel.hidden = !now;
+        ev.currentTarget.setAttribute("aria-expanded", now ? "true" : "false");
+        if (now) openHelp.add(key); else openHelp.delete(key);
+      } }, "?");
+    return [toggle, panel];
+  }
+  /* A heading's term with its "?" beside it: the heading's text stays, the help follows the heading. */
+  function helpHeading(heading, key, words) {
+    if (!heading || heading.dataset.help === key) return;
+    heading.dataset.help = key;
+    const [toggle, panel] = help(key, heading.textContent.trim(), words);
+    heading.append(" ", toggle);
+    heading.after(panel);
+  }
+
+  /* The engine's own words for each command (GET /api/kinds: the kind's commands and their help). */
+  const commandHelp = {};
+  let helpLoading = null;
+  function loadCommandHelp(kind) {
+    if (!helpLoading) {
+      helpLoading = Junction.api("GET", "/api/kinds").then((result) => {
+        const kinds = result.ok && Array.isArray(result.data) ? result.data : (result.data && result.data.kinds) || [];
+        const mine = kinds.find((k) => k.kind === kind);
+        for (const c of (mine && mine.commands) || []) commandHelp[c.cmd] = c.help;
+        return commandHelp;
+      }).catch(() => commandHelp);
+    }
+    return helpLoading;
+  }
+  const helpFor = (cmd) => text(commandHelp[cmd], "");
+
+  // ---- the map's legend: every mark, drawn with the map's own pieces ------------------------------
+  /* Fill `details` (a <details>, closed on a phone, open from 1000 px the first time) with the groups
+   * [{title, items: [{mark: swatch or null, words}]}], redrawn only when they change. */
+  function legend(details, groups) {
+    const key = JSON.stringify(groups.map((g) => [g.title, g.items.map((i) => [i.key || i.words])]));
+    if (details.dataset.key === key) return;
+    const first = details.dataset.key === undefined;
+    details.dataset.key = key;
+    details.hidden = false;
+    if (first && window.matchMedia && window.matchMedia("(min-width: 1000px)").matches) details.open = true;
+    const body = groups.filter((g) => g.items.length).map((g) => el("div", { class: "rp-legend-group" },
+      el("h4", {}, g.title),
+      el("ul", { class: "rp-legend-list" }, g.items.map((i) => el("li", { "data-mark": i.key || null }, i.mark || null, el("span", {}, i.words))))));
+    const summary = details.querySelector("summary");
+    details.replaceChildren(summary, ...body);
+  }
+  /* The marks every rail map shares: cities by size, the mileposts by terrain (this layer's), the
+   * crossings, and each player's track and train; `money(n)` words a price. */
+  function mapLegendGroups(map, content, view, money, opts) {
+    const o = opts || {};
+    const sw = (kind, x) => Junction.RailMap.swatch(kind, Object.assign({ layout: map.layout }, x));
+    const costs = content.build_costs || {};
+    const cityCost = costs.city || {}, terrainCost = costs.terrain || {}, crossingCost = costs.crossing || {};
+    const priced = (words, n) => (n === null || n === undefined ? words : words + " · " + money(n) + " to build to");
+    const cities = [
+      { key: "major", mark: sw("major"), words: priced("Major city: seven mileposts; track may start from any of them", cityCost.major) },
+      { key: "medium", mark: sw("medium"), words: priced("Medium city", cityCost.medium) },
+      { key: "small", mark: sw("small"), words: priced("Small city", cityCost.small) },
+    ];
+    if (o.port) cities.push({ key: "port", mark: sw("port"), words: o.port });
+    const terrains = (map.terrains || []).map((t) => ({ key: "terrain-" + t.terrain, mark: sw("terrain", t),
+      words: terrainCost[t.terrain] === null ? cap(t.terrain) + ": no track" : priced(cap(t.terrain) + " milepost", terrainCost[t.terrain]) }));
+    const kinds = [...new Set((content.map.crossings || []).map((c) => String(c.kind || "crossing")))];
+    const crossings = kinds.map((k) => ({ key: "crossing-" + k, mark: sw(k === "river" ? "river" : "crossing"),
+      words: cap(k) + (crossingCost[k] !== undefined && crossingCost[k] !== null ? ": + " + money(crossingCost[k]) + " to build across" : "") }));
+    const players = [];
+    for (const p of view.players) {
+      const color = text((content.colors || {})[p.color], "#555555");
+      const name = text(p.name, "Seat " + (p.seat + 1));
+      players.push({ key: "track-" + p.seat + "-" + color, mark: sw("track", { color }), words: p.seat === view.you ? "Your track (" + name + ")" : name + "'s track" });
+    }
+    const me = view.players.find((p) => p.seat === view.you) || view.players[0];
+    if (me) players.push({ key: "train", mark: sw("train", { color: text((content.colors || {})[me.color], "#555555"), label: text(me.name, "?").slice(0, 1).toUpperCase() }),
+      words: "A train: its player's initial, in their colour" });
+    return [
+      { title: "Cities", items: cities },
+      { title: "Mileposts (what building to one costs)", items: terrains.concat(crossings) },
+      ...(o.groups || []),
+      { title: "Players", items: players.concat(o.players || []) },
+      { title: "While you plan", items: [
+        { key: "plan-build", mark: sw("plan-build"), words: "A build you are planning (dashed; red dots: you cannot pay for it)" },
+        { key: "plan-move", mark: sw("plan-move"), words: "A move you are planning" },
+        ...(o.marks || []).map((m) => ({ key: "mark-" + m.cls, mark: sw("mark", { cls: m.cls }), words: m.words })),
+      ] },
+    ];
+  }
+  const cap = (s) => { const t = text(s, ""); return t ? t.charAt(0).toUpperCase() + t.slice(1) : "Milepost"; };
+
+  return { seatsOf, showEnding, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
 })();

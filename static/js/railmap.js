@@ -869,7 +869,14 @@ Junction.RailMap = (() => {
       fit,
       cover,
       /* How much closer cover() is than fit(): 1 when the map's shape matches the container's. */
-      get coverRatio() { measure(); const [w, h] = size(); const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
+      get coverRatio() {
+        // measured in the page's box, not the whole map's shrunk one (shrinkToFit)
+        const shrunk = container.classList.contains("rm-fitted");
+        if (shrunk) container.classList.remove("rm-fitted");
+        measure();
+        const [w, h] = size();
+        if (shrunk) { container.classList.add("rm-fitted"); measure(); }
+        const bw = bounds.maxX - bounds.minX + 2.4 * SIZE, bh = bounds.maxY - bounds.minY + 2.4 * SIZE;
         return Math.max(bw / w, bh / h) / Math.min(bw / w, bh / h); },
       zoomIn() { unfit(); zoomBy(1 / 1.6); },
       zoomOut() { unfit(); zoomBy(1.6); },
@@ -908,5 +915,92 @@ Junction.RailMap = (() => {
     return api;
   }
 
-  return { create, pixel, corners, edgeKey, parseKey, SIZE };
+  // ---- a legend's pieces: each mark drawn as the map draws it ---------------------------------
+
+  /* One map mark as a small SVG (CSS px `px`, default 30), drawn with the map's own classes and
+   * shapes so a legend shows exactly what the map shows. kind: "small" | "medium" | "major" (cities),
+   * "terrain" ({shape, fill} from api.terrains), "river", "crossing" (another kind, e.g. an inlet),
+   * "port", "sea", "link" (a passage between two places), "portal" (a way to another layer), "track"
+   * ({color}), "train" ({color, label, ship}), "plan-build", "plan-move", "mark" ({cls}: a ring), "area"
+   * ({cls}: an event's area). o.layout: the map's hex layout. */
+  function swatch(kind, o) {
+    const opt = Object.assign({ layout: "odd-q-up", px: 30 }, o);
+    const L = LAYOUTS.includes(opt.layout) ? opt.layout : "odd-q-up";
+    let half = 12;
+    const parts = [];
+    const land = () => svgEl("path", { class: "rm-hexes", d: hexPath(L, 0, 0) });
+    const zigzag = "M-13 -3L-6.5 3L0 -3L6.5 3L13 -3";
+    switch (kind) {
+      case "small": case "medium": {
+        const h = kind === "medium" ? 0.62 * SIZE : 0.5 * SIZE;
+        parts.push(land(), svgEl("g", { class: "rm-city rm-city-" + kind }, svgEl("path", { class: "rm-town",
+          d: kind === "medium" ? polygon([[-h, -h], [h, -h], [h, h], [-h, h]]) : dot(0, 0, h) })));
+        break;
+      }
+      case "major": {
+        half = 27;
+        const turn = L === "odd-q-up" ? 30 : 0;
+        const cells = [{ x: 0, y: 0 }];
+        for (let i = 0; i < 6; i++) { const a = (60 * i + turn) * Math.PI / 180; cells.push({ x: STEP * Math.cos(a), y: STEP * Math.sin(a) }); }
+        parts.push(svgEl("g", { class: "rm-city rm-city-major" }, svgEl("path", { class: "rm-major", d: outline(L, cells) })));
+        break;
+      }
+      case "terrain": {
+        const shape = SHAPES[opt.shape] ? opt.shape : "dot";
+        const cls = opt.terrain === "clear" ? "rm-clear" : opt.terrain === "mountain" ? "rm-mountain" : "rm-other";
+        half = 9;
+        parts.push(land(), svgEl("path", { class: "rm-terrain " + cls, fill: opt.fill || null, d: SHAPES[shape](0, 0) }));
+        break;
+      }
+      case "river": case "crossing":
+        parts.push(land(), svgEl("path", { class: kind === "river" ? "rm-river" : "rm-crossing", d: zigzag }));
+        break;
+      case "port":
+        parts.push(land(), svgEl("path", { class: "rm-town", d: dot(0, 0, 0.5 * SIZE) }), svgEl("path", { class: "rm-port", d: dot(0, 0, 0.68 * SIZE) }));
+        break;
+      case "sea":
+        half = 9;
+        parts.push(svgEl("path", { class: "rm-sea", fill: "#b9d4e6", d: hexPath(L, 0, 0) }));
+        break;
+      case "link":
+        parts.push(svgEl("path", { class: "rm-link", "data-enabled": opt.enabled === false ? "false" : "true", d: "M-12 6Q0 -12 12 6" }));
+        break;
+      case "portal":
+        parts.push(land(), svgEl("path", { class: "rm-portal", d: dot(0, 0, 0.62 * SIZE) }));
+        break;
+      case "track":
+        parts.push(svgEl("path", { class: "rm-track-casing", d: "M-12 5L12 -5" }),
+          svgEl("path", { class: "rm-track-line", stroke: colorOf(opt.color, opt.seat), d: "M-12 5L12 -5" }));
+        break;
+      case "train": {
+        const hull = opt.ship ? svgEl("path", { class: "rm-ship-hull", fill: "#5b3a1e", d: "M-17 2L17 2L11 13L-11 13Z" }) : null;
+        half = opt.ship ? 18 : 12;
+        parts.push(svgEl("g", { class: "rm-train" + (opt.ship ? " rm-ship" : "") }, hull,
+          svgEl("circle", { class: "rm-train-body", r: 10, fill: colorOf(opt.color, opt.seat) }),
+          svgEl("text", { class: "rm-train-label", text: Array.from(String(opt.label || "A")).slice(0, 3).join("") })));
+        break;
+      }
+      case "plan-build": case "plan-move": {
+        const d = "M-11 6L0 -4L11 6";
+        const g = svgEl("g", { class: "rm-plan rm-" + kind }, svgEl("path", { class: "rm-plan-halo", d }), svgEl("path", { class: "rm-plan-line", d }),
+          svgEl("path", { class: "rm-plan-ends", d: dot(-11, 6, 0.42 * SIZE) + dot(11, 6, 0.42 * SIZE) }));
+        parts.push(g);
+        break;
+      }
+      case "mark":
+        parts.push(land(), svgEl("path", { class: "rm-terrain rm-clear", d: SHAPES.dot(0, 0) }), svgEl("path", { class: "rm-mark " + (opt.cls || ""), d: dot(0, 0, 0.86 * SIZE) }));
+        break;
+      case "area":
+        parts.push(land(), svgEl("g", { class: "rm-area " + (opt.cls || "") }, svgEl("path", { class: "rm-area-cells", fill: "#b3261e", "fill-opacity": 0.22, d: hexPath(L, 0, 0) })));
+        break;
+      default:
+        throw new Error("RailMap.swatch: unknown mark " + JSON.stringify(kind));
+    }
+    const node = svgEl("svg", { class: "rm-swatch", viewBox: `${-half} ${-half} ${2 * half} ${2 * half}`, width: opt.px, height: opt.px,
+                                "aria-hidden": "true", focusable: "false", "data-mark": kind }, ...parts);
+    node.style.setProperty("--rm-u", String(Math.round(2 * half / opt.px * 1000) / 1000));  // map units per CSS px, as on the map
+    return node;
+  }
+
+  return { create, pixel, corners, edgeKey, parseKey, swatch, SIZE };
 })();

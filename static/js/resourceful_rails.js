@@ -186,6 +186,7 @@
     return out;
   }
   const MODE_LABELS = { build: "Build track", move: "Move the train", place: "Place the train" };
+  const MODE_COMMANDS = { build: "build", move: "move", place: "place-train" };  // the command each mode plans
   const MODE_HINTS = {
     build: "Tap where the track should go: the cheapest legal way there from your track (or a major city) is planned. Tap more mileposts to choose the way.",
     move: "Tap where the train should go: the shortest legal way there is planned, with any fees.",
@@ -198,7 +199,7 @@
     const box = $("rr-modes");
     box.hidden = modes.length < 2;
     box.replaceChildren(...modes.map((m) => el("button", { type: "button", "data-mode": m, "aria-pressed": m === mode ? "true" : "false", class: m === mode ? "on" : null,
-      onclick: () => { setMode(m); renderPlan(); } }, MODE_LABELS[m])));
+      title: Junction.RailPage.helpFor(MODE_COMMANDS[m]) || null, onclick: () => { setMode(m); renderPlan(); } }, MODE_LABELS[m])));
     say($("rr-tapped"), mode ? MODE_HINTS[mode] : (last && last.ctx.readOnly ? "" : "Tap a milepost to see what is there."));
     markPlaces();
   }
@@ -359,6 +360,7 @@
     }
   }
 
+  const UNDO_HELP = "Take back the last thing you did this turn (a build, a move, a load); never a card drawn, and never once your turn is over.";
   function renderActions(payload) {
     const view = payload.state;
     const card = $("rr-actions-card");
@@ -388,12 +390,16 @@
       const price = entry.price ? " · " + dollars(entry.price) : "";
       const button = el("button", { type: "button", class: c.cmd === "deliver" || (c.cmd === "end-turn" && view.phase === "build") ? "primary" : null,
         "data-cmd": c.cmd, "data-key": key(c), disabled: !!blocked, "aria-describedby": id, onclick: (ev) => send(c, ev.currentTarget) }, labelFor(c, view, me) + price);
-      return el("div", { class: "rr-option", "data-cmd": c.cmd }, button, blocked ? el("span", { class: "rr-reason", id }, text(blocked)) : null);
+      const words = Junction.RailPage.helpFor(c.cmd);
+      if (words) button.title = words;
+      const [toggle, panel] = Junction.RailPage.help("cmd:" + key(c), labelFor(c, view, me), words);
+      return el("div", { class: "rr-option", "data-cmd": c.cmd }, button, toggle, blocked ? el("span", { class: "rr-reason", id }, text(blocked)) : null, panel);
     });
     // Undo takes back this turn's last command (the platform's undo: never past a card drawn).
     if (view.turn.acted) {
+      const [toggle, panel] = Junction.RailPage.help("cmd:undo", "Undo my last move", UNDO_HELP);
       out.push(el("div", { class: "rr-option", "data-cmd": "undo" },
-        el("button", { type: "button", "data-cmd": "undo", onclick: (ev) => send({ cmd: "undo" }, ev.currentTarget) }, "Undo my last move")));
+        el("button", { type: "button", "data-cmd": "undo", title: UNDO_HELP, onclick: (ev) => send({ cmd: "undo" }, ev.currentTarget) }, "Undo my last move"), toggle, panel));
     }
     $("rr-actions").replaceChildren(...out);
   }
@@ -512,6 +518,25 @@
     feed.refresh(ctx, last ? last.payload.version : 0);
   }
 
+  // ---- what the marks and the words mean ----------------------------------------------------------
+  function renderLegend(view) {
+    if (!map) return;
+    Junction.RailPage.legend($("rr-legend"), Junction.RailPage.mapLegendGroups(map, content, view, dollars, { marks: [
+      { cls: "rr-placeable", words: "A city where you may put your train (your first normal turn)" },
+      { cls: "rr-point", words: "A milepost you tapped for the build" },
+      { cls: "rr-demand-city", words: "The city of the demand you chose in your order cards" },
+      { cls: "rr-demand-source", words: "Where that demand's good comes from" },
+    ] }));
+  }
+  function renderTerms(view) {
+    const RP = Junction.RailPage;
+    RP.helpHeading($("rr-hand-title"), "term:orders", "Each order card lists three demands: a good, the city that wants it and what it pays. Carry the good there and deliver it: " +
+      "you are paid, the card is discarded and a new one drawn. Only one demand of a card is ever delivered. Tap a demand to see its city and where the good comes from on the map.");
+    RP.helpHeading($("rr-train-title"), "term:train", "How many mileposts your train moves a turn and how many loads it carries. " + RP.helpFor("upgrade"));
+    RP.helpHeading($("rr-players-title"), "term:players", "Major cities joined: the major cities one network of a player's track connects. The first to join " +
+      text(view.goal.majors) + " of the 7 and hold " + dollars(view.goal.cash) + " at the end of their turn wins. Using another player's track costs a toll paid to them.");
+  }
+
   // ---- the whole surface ---------------------------------------------------------------------------
   function headingFor(view) {
     if (view.finished || view.phase === "finished") return "The last round: round " + text(view.round);
@@ -558,6 +583,8 @@
     $("rr-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 7 major cities with one network of your track and hold " + dollars(view.goal.cash) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 7, " + dollars(me.cash) + "." : "");
     drawMap(view);
+    renderLegend(view);
+    renderTerms(view);
 
     // Modes: a new turn or stage may change what a tap does; the plan is asked again for the new state.
     const before = modes.join();
@@ -582,6 +609,8 @@
   // The map is needed at once: ask for the default board now (the template preloads it), not when the first
   // state comes; a game on another board asks for that one when its state names it.
   loadContent(DEFAULT_MAP).catch(() => {});
+  // The engine's words for each command (the buttons' help): drawn again once they come.
+  Junction.RailPage.loadCommandHelp(KIND).then(() => { if (last && content) renderAll(); });
 
   window.JunctionPlay = {
     render(payload, ctx) {

@@ -250,6 +250,7 @@
     box.hidden = layers.length < 2;
     box.replaceChildren(...layers.map((l) => el("button", { type: "button", "data-layer": l.id, "aria-pressed": l.id === map.layer ? "true" : "false", class: l.id === map.layer ? "on" : null,
       onclick: () => { map.setLayer(l.id); renderLayers(); } }, l.id === 0 ? "Surface" : text(l.name))));
+    if (last) renderLegend(last.payload.state);  // this layer's terrains
   }
   function drawMap(view) {
     if (!map) return;
@@ -293,6 +294,7 @@
     return out;
   }
   const MODE_LABELS = { build: "Build track", move: "Move the train", place: "Place the train", sail: "Sail" };
+  const MODE_COMMANDS = { build: "build", move: "move", place: "place-train", sail: "sail" };  // the command each mode plans
   const MODE_HINTS = {
     build: "Tap where the track should go: the cheapest legal way there from your track (or a major city) is planned, with your foreman's prices. Tap more mileposts to choose the way.",
     move: "Tap where the train should go: the way there is planned, with the movement it uses, the tolls and any Deepways bribe.",
@@ -306,7 +308,7 @@
     const box = $("rn-modes");
     box.hidden = modes.length < 2;
     box.replaceChildren(...modes.map((m) => el("button", { type: "button", "data-mode": m, "aria-pressed": m === mode ? "true" : "false", class: m === mode ? "on" : null,
-      onclick: () => { setMode(m); renderPlan(); } }, MODE_LABELS[m])));
+      title: Junction.RailPage.helpFor(MODE_COMMANDS[m]) || null, onclick: () => { setMode(m); renderPlan(); } }, MODE_LABELS[m])));
     say($("rn-tapped"), mode ? MODE_HINTS[mode] : (last && last.ctx.readOnly ? "" : "Tap a milepost to see what is there."));
     markPoints();
   }
@@ -481,8 +483,12 @@
     const primary = c.cmd === "deliver" || (c.cmd === "end-turn" && view.phase === "build");
     const button = el("button", { type: "button", class: primary ? "primary" : className || null, "data-cmd": c.cmd, "data-key": key(c), disabled: !!blocked, "aria-describedby": id,
       onclick: (ev) => send(c, ev.currentTarget) }, labelFor(c, view, me) + price);
-    return el("div", { class: "rn-option", "data-cmd": c.cmd }, button, blocked ? el("span", { class: "rn-reason", id }, text(blocked)) : null);
+    const words = Junction.RailPage.helpFor(c.cmd);
+    if (words) button.title = words;
+    const [toggle, panel] = Junction.RailPage.help("cmd:" + key(c), labelFor(c, view, me), words);
+    return el("div", { class: "rn-option", "data-cmd": c.cmd }, button, toggle, blocked ? el("span", { class: "rn-reason", id }, text(blocked)) : null, panel);
   }
+  const UNDO_HELP = "Take back the last thing you did this turn (a build, a move, a load); never a card drawn, and never once your turn is over.";
   function renderActions(payload) {
     const view = payload.state;
     const card = $("rn-actions-card");
@@ -522,8 +528,9 @@
       out.push(optionRow(entry, legal, payload, me, reasons));
     }
     if (view.turn.acted && view.phase === "play") {
+      const [toggle, panel] = Junction.RailPage.help("cmd:undo", "Undo my last move", UNDO_HELP);
       out.push(el("div", { class: "rn-option", "data-cmd": "undo" },
-        el("button", { type: "button", "data-cmd": "undo", onclick: (ev) => send({ cmd: "undo" }, ev.currentTarget) }, "Undo my last move")));
+        el("button", { type: "button", "data-cmd": "undo", title: UNDO_HELP, onclick: (ev) => send({ cmd: "undo" }, ev.currentTarget) }, "Undo my last move"), toggle, panel));
     }
     $("rn-actions").replaceChildren(...out);
   }
@@ -687,6 +694,47 @@
     feed.refresh(ctx, last ? last.payload.version : 0);
   }
 
+  // ---- what the marks and the words mean ----------------------------------------------------------
+  function renderLegend(view) {
+    if (!map) return;
+    const sw = (kind, x) => Junction.RailMap.swatch(kind, Object.assign({ layout: map.layout }, x));
+    const links = content.map.links || [];
+    const passages = links.filter((l) => l.kind !== "entrance").map((l) => ({ key: "link-" + l.name, mark: sw("link"),
+      words: text(l.name) + ": a passage between its two ends (one milepost of movement); it joins them for the win while open (faded: closed)" }));
+    const gates = links.some((l) => l.kind === "entrance") ? [{ key: "gate", mark: sw("portal"),
+      words: "A gate to " + text(layerNames[1], "the layer below") + ": the way between the layers (switch the map's layer with the buttons above it)" }] : [];
+    const me = meOf(view) || view.players[0];
+    const color = me ? text(colorHex[me.color], "#555555") : "#555555";
+    Junction.RailPage.legend($("rn-legend"), Junction.RailPage.mapLegendGroups(map, content, view, gold, {
+      port: "Port: a train boards a ship here",
+      groups: [
+        { title: "Sea, passages and gates", items: [{ key: "sea", mark: sw("sea"), words: "Sea: ships sail it from port to port" }, ...passages, ...gates] },
+        { title: "Events", items: [
+          { key: "area-stop", mark: sw("area", { cls: "rn-area-no-build" }), words: "An event's area where no one builds or no one loads" },
+          { key: "area-slow", mark: sw("area", { cls: "rn-area-halt" }), words: "An event's area where trains are halted or slowed" },
+          { key: "area-other", mark: sw("area", { cls: "rn-area-lose-turn" }), words: "Any other event's area (see Events in force)" },
+          { key: "rebuild", mark: sw("mark", { cls: "rn-rebuild" }), words: "Destroyed track only its owner may rebuild for now" },
+        ] },
+      ],
+      players: me ? [{ key: "ship", mark: sw("train", { color, ship: true, label: text(me.name, "?").slice(0, 1).toUpperCase() }), words: "A train aboard a ship" }] : [],
+      marks: [
+        { cls: "rn-point", words: "A milepost you tapped for the build" },
+        { cls: "rn-demand-city", words: "The city of the demand you chose in your demand cards" },
+        { cls: "rn-demand-source", words: "Where that demand's load comes from" },
+      ],
+    }));
+  }
+  function renderTerms(view) {
+    const RP = Junction.RailPage;
+    RP.helpHeading($("rn-hand-title"), "term:demands", "Each demand card lists three demands: a load, the city that wants it and the gold it pays. Carry the load there and deliver it: " +
+      "you are paid, the card is discarded and a new one drawn (it may be an event, which takes effect at once). Tap a demand to see its city and where the load comes from.");
+    RP.helpHeading($("rn-train-title"), "term:train", "Your loco: how many mileposts it moves a turn and how many loads it carries. " + RP.helpFor("upgrade") +
+      " Your foreman changes some prices and rules for you alone (its card says how). " + RP.helpFor("hire-foreman"));
+    RP.helpHeading($("rn-players-title"), "term:players", "Major cities joined: the major cities one network of a player's track connects. The first to join " +
+      text(view.goal.majors) + " of the 8 and hold " + gold(view.goal.gold) + " wins. Using another player's track costs a toll paid to them.");
+    RP.helpHeading($("rn-effects-title"), "term:events", "Events come up when demand cards are drawn: storms, closures, levies. Each says where and how long it lasts; its area is shaded on the map.");
+  }
+
   // ---- the whole surface ---------------------------------------------------------------------------
   function headingFor(view) {
     if (view.finished || view.phase === "finished") return "The last round: round " + text(view.round);
@@ -750,6 +798,8 @@
     $("rn-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 8 major cities with one network of your track and hold " + gold(view.goal.gold) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 8, " + gold(me.gold) + "." : "");
     drawMap(view);
+    renderLegend(view);
+    renderTerms(view);
     renderAsk(payload);
     const before = modes.join();
     modes = modesFor(payload);
@@ -772,6 +822,8 @@
   }
 
   loadContent().catch(() => {});
+  // The engine's words for each command (the buttons' help): drawn again once they come.
+  Junction.RailPage.loadCommandHelp(KIND).then(() => { if (last && content) renderAll(); });
 
   window.JunctionPlay = {
     render(payload, ctx) {

@@ -120,6 +120,9 @@ def content(map_id: str = DEFAULT_MAP) -> dict[str, Any]:
         "trains": {k: {**v, "upgrades": list(v["upgrades"])} for k, v in TRAINS.items()},
         "colors": dict(COLORS),
         "color_names": dict(COLOR_NAMES),
+        # What building to a milepost costs, for the play page's map legend (null: no track there).
+        "build_costs": {"terrain": dict(RULES["terrain_cost"]), "city": dict(RULES["city_cost"]),
+                        "crossing": dict(RULES["crossing_cost"])},
     }
     if map_id != DEFAULT_MAP:  # the default board's content (and its version) stay as they were
         body["map_id"] = map_id

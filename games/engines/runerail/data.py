@@ -190,6 +190,9 @@ def content() -> dict[str, Any]:
         # Each event card's area resolved (event_area): milepost keys, milepost pairs (edge keys) and
         # sea point keys, so a page draws an area without knowing how areas are read.
         "areas": {card: _area_keys(event_area(card)) for card in events() if events()[card]["params"].get("area")},
+        # What building to a milepost costs, for the play page's map legend.
+        "build_costs": {"terrain": dict(RULES["terrain_cost"]), "city": dict(RULES["city_cost"]),
+                        "crossing": dict(RULES["crossing_cost"])},
     }
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return {"version": hashlib.sha256(text.encode()).hexdigest()[:16], **body}

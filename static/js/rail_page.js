@@ -128,5 +128,20 @@ Junction.RailPage = (() => {
   }
   const cap = (s) => { const t = text(s, ""); return t ? t.charAt(0).toUpperCase() + t.slice(1) : "Milepost"; };
 
-  return { seatsOf, showEnding, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
+  // ---- "your turn": what this player may do now, in words --------------------------------------------
+  const orList = new Intl.ListFormat("en", { type: "disjunction" });
+  /* "Your turn: build up to $20 of track, upgrade your train ($20) or end your turn." from the commands
+   * the rules allow this seat now (payload.legal_commands), one phrase per kind of command, in `order`
+   * (then any other kind). phrase(cmd, commands) words a kind (null: left out). "" when none is allowed. */
+  function nextSteps(payload, order, phrase) {
+    const by = new Map();
+    for (const c of payload.legal_commands || []) { if (!by.has(c.cmd)) by.set(c.cmd, []); by.get(c.cmd).push(c); }
+    const kinds = order.filter((cmd) => by.has(cmd)).concat([...by.keys()].filter((cmd) => !order.includes(cmd)));
+    const parts = kinds.map((cmd) => phrase(cmd, by.get(cmd))).filter(Boolean);
+    return parts.length ? "Your turn: " + orList.format(parts) + "." : "";
+  }
+  /* "Dairy", "Dairy or Wool": distinct names, in the order given. */
+  const either = (names) => orList.format([...new Set(names)]);
+
+  return { seatsOf, showEnding, nextSteps, either, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
 })();

@@ -543,6 +543,30 @@
     if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + (view.options && view.options.extra_build_turn ? "3" : "2");
     return "Round " + text(view.round) + (view.options && view.options.round_limit ? " of " + text(view.options.round_limit) : "");
   }
+  /* What the player may do next, one phrase per kind of command the rules allow now (the turn line). */
+  const STEP_ORDER = ["discard-cards", "deliver", "pick-up", "drop", "place-train", "move", "build", "upgrade", "discard-hand", "end-turn"];
+  function stepWords(cmd, list, view, me) {
+    const { either } = Junction.RailPage;
+    switch (cmd) {
+      case "discard-cards": return "discard " + text(me.must_discard) + " of your starting order cards (choose them below)";
+      case "deliver": return "deliver " + either(list.map((c) => {
+        const d = ((me.hand || []).find((h) => h.id === c.card) || { demands: [] }).demands[c.demand];
+        return d ? goodName(d.good) + " to " + cityName(d.city) + " (+" + dollars(d.payout) + ")" : "a load";
+      }));
+      case "pick-up": return "load " + either(list.map((c) => goodName(c.good)));
+      case "drop": return "unload " + either(list.map((c) => goodName(c.good))) + " (no pay)";
+      case "place-train": {
+        const cities = [...new Set(list.map((c) => cityAt(c.at.join(","))).filter(Boolean))];
+        return "put your train on " + (cities.length && cities.length <= 3 ? either(cities.map(cityName)) : "a city your track reaches") + " (tap it on the map)";
+      }
+      case "move": return "move your train (" + mileposts(view.turn.moves_left) + " left; tap where it should go)";
+      case "build": return "build up to " + dollars(view.turn.build_left) + " of track" + (view.phase === "build" ? "" : " this turn");
+      case "upgrade": return "upgrade your train (" + dollars(((view.listing || []).find((e) => e.command.cmd === "upgrade") || {}).price || 0) + ")";
+      case "discard-hand": return "swap all your order cards for new ones (ends your turn)";
+      case "end-turn": return "end your turn";
+      default: return null;  // the colour, undo: not a step of the turn
+    }
+  }
   function turnLine(payload, ctx) {
     const view = payload.state;
     if (view.finished || payload.status === "finished") {
@@ -553,6 +577,8 @@
     if (ctx.readOnly) return who(view.active_seat) + "'s turn.";
     if (view.active_seat !== view.you || view.you === null || view.you === undefined) return "Waiting for " + who(view.active_seat) + "…";
     const me = view.players.find((p) => p.seat === view.you);
+    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list) => stepWords(cmd, list, view, me));
+    if (steps) return steps;
     if (view.stage === "discard") return "Your turn: first discard " + text(me.must_discard) + " of your " + plural(me.hand.length, "order card") + ".";
     if (view.phase === "build") return "Your turn: build up to " + dollars(view.turn.build_left) + " of track (or upgrade your train), then end your turn.";
     if (view.stage === "build") return "Your turn: build up to " + dollars(view.turn.build_left) + " more, then end your turn.";

@@ -742,6 +742,35 @@
     if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + text(view.build_rounds);
     return "Round " + text(view.round);
   }
+  /* What the player may do next, one phrase per kind of command the rules allow now (the turn line). */
+  const STEP_ORDER = ["keep-foreman", "choose-ship", "choose-load-to-lose", "deliver", "pick-up", "drop", "place-train", "move", "board-ship", "sail",
+    "build", "upgrade", "hire-foreman", "discard-hand", "end-turn"];
+  function stepWords(cmd, list, view, me) {
+    const { either } = Junction.RailPage;
+    switch (cmd) {
+      case "keep-foreman":
+        if (view.hire) return "keep the foreman you drew or the one you have";
+        return "keep one of the foremen dealt to you" + (list.some((c) => c.foreman === null) ? " (or none, to wait for the re-deal)" : "");
+      case "choose-ship": return "choose the ship to board";
+      case "choose-load-to-lose": return "choose the load your train loses";
+      case "deliver": return "deliver " + either(list.map((c) => {
+        const d = ((me.hand || []).find((h) => h.id === c.card) || { demands: [] }).demands[c.demand];
+        return d ? loadName(d.load) + " to " + cityName(d.city) + " (+" + gold(d.payout) + ")" : "a load";
+      }));
+      case "pick-up": return "load " + either(list.map((c) => loadName(c.load)));
+      case "drop": return "unload " + either(list.map((c) => loadName(c.load))) + " (no pay)";
+      case "place-train": return "put your train on any city (tap it on the map)";
+      case "move": return "move your train (" + mileposts(view.turn.moves_left) + " left; tap where it should go)";
+      case "board-ship": return "board a ship here";
+      case "sail": return "sail (tap a sea point or a port)";
+      case "build": return "build up to " + gold(view.turn.budget_left) + " of track";
+      case "upgrade": return "upgrade your loco";
+      case "hire-foreman": return "hire a foreman";
+      case "discard-hand": return "swap all your demand cards for new ones (ends your turn)";
+      case "end-turn": return "end your turn";
+      default: return null;
+    }
+  }
   function turnLine(payload, ctx) {
     const view = payload.state;
     if (view.finished || payload.status === "finished") {
@@ -760,6 +789,8 @@
       if (view.hire) return "Waiting for " + who(view.active_seat) + " to choose between two foremen…";
       return "Waiting for " + who(view.active_seat) + "…";
     }
+    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list) => stepWords(cmd, list, view, me));
+    if (steps) return steps;
     if (view.phase === "draft") return "Your turn: keep one of the foremen dealt to you.";
     if (view.hire) return "Your turn: keep the foreman you drew, or the one you have.";
     if (view.ship_offer) return "Your turn: choose the ship to board.";

@@ -7,8 +7,9 @@ state always gives the same command (the ``rng`` is not used):
    ship (below), launched about once every four turns left, would add; ties broken by how naturally a
    fleet of steamers reaches them.
 2. **Actions** (choose, the main action, a bonus, the final build): every candidate command is applied
-   to a copy of the state (a JSON round trip: the state is plain JSON, and that copy is the fastest) and
-   the result valued for the bot's seat (:func:`value`). ``choose`` and ``bonus`` are valued with their
+   to a copy of the state (``marshal``: the state is plain JSON; the other players are shared unless the
+   command ends the turn) and the result valued for the bot's seat (:func:`value`, whose figures are
+   remembered by what they read, so the many candidates of a decision that share most of a player cost little). ``choose`` and ``bonus`` are valued with their
    best follow-up command. Builds of two or three tiles are the bot's own: for each window of 3–6 slots
    whose tiles fit one ship, the best affordable market tiles for its empty slots, or for all but one
    middle (the ship held open until its crew and engines are in hand), picked for places, price or steam
@@ -183,7 +184,6 @@ def _remember(memo: dict[Any, Any], key: Any, found: Any) -> Any:
 MEMO_SIZE = 50_000
 _REALIZED: dict[bytes, float] = {}
 _PLANS: dict[bytes, tuple[float, dict[str, Any]]] = {}
-_VALUES: dict[bytes, float] = {}
 _PROMISES: dict[bytes, tuple[float, ...]] = {}
 _FOLLOW_UPS: dict[bytes, Command | None] = {}  # the best command performing an open action, by state and style
 # a planned ship's speed by the player's employees, then (length, stokers, smokestacks, sails): engine.speed
@@ -366,19 +366,13 @@ def contract_points(engine: Slipway, player: dict[str, Any]) -> int:
 
 
 def value(engine: Slipway, state: State, seat: int, style: Style | None = None) -> float:
-    """Points made plus the promise of the rest, for ``seat`` (see the module's docstring).
-
-    It reads the seat's player, the turns it has left and whether the game is over, nothing else of the
-    state: remembered by those."""
+    """Points made plus the promise of the rest, for ``seat`` (see the module's docstring). It reads the
+    seat's player, the turns it has left and whether the game is over, nothing else of the state."""
     style = style or STYLES["shipwright"]
     player = state["players"][seat]
     if state["finished"]:
         return realized(engine, player) + 0.01 * player["money"]
-    key = _key(player, turns_left(state, seat), _style_key(style))
-    found = _VALUES.get(key)
-    if found is None:
-        found = _remember(_VALUES, key, _styled_value(engine, state, seat, style))
-    return found
+    return _styled_value(engine, state, seat, style)
 
 
 _STYLE_KEYS: dict[int, tuple[Style, str]] = {}
@@ -691,8 +685,8 @@ class _Shipwright:
     def _value_after(self, command: Command, state: State | None = None) -> float | None:
         """The value of ``state`` (this one by default) after ``command``; None when it is refused."""
         copy = _trial_copy(self.state if state is None else state, self.seat, command)
-        try:
-            self.engine.apply(copy, seat=self.seat, command=command)
+        try:  # the rules only: the candidates are the listing's commands and the bot's own builds, well formed
+            self.engine.apply_rules(copy, seat=self.seat, command=command)
         except RulesError:
             return None
         return value(self.engine, copy, self.seat, self.style)
@@ -727,7 +721,7 @@ class _Shipwright:
         """The value after ``command`` (a choose or a bonus) and the best way to perform ``action``."""
         copy = _trial_copy(self.state, self.seat, command)
         try:
-            self.engine.apply(copy, seat=self.seat, command=command)
+            self.engine.apply_rules(copy, seat=self.seat, command=command)
         except RulesError:
             return None
         turn = copy["turn"]

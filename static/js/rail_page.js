@@ -7,6 +7,87 @@
 Junction.RailPage = (() => {
   const { el, text } = Junction;
 
+  const andList = new Intl.ListFormat("en", { type: "conjunction" });
+
+  // ---- words both pages use ------------------------------------------------------------------------
+  /* Set a live region's text only when it changes: a redraw with the same words is not read out again. */
+  const say = (node, words) => { if (node.textContent !== words) node.textContent = words; };
+  /* One action of the log in words (the replay's step line), each event through `describe`. */
+  const describeActionWith = (describe) => (action) => (action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : "");
+  /* who(seat) and people(seats): a seat's name from the view drawn last (names() → {seat: name}), else the
+   * game's seats (ctx() → the page's context: the replay's first step has no view yet). */
+  function namer(names, ctx) {
+    const who = (seat) => {
+      const drawn = names();
+      if (drawn[seat]) return text(drawn[seat]);
+      const c = ctx();
+      const listed = c && c.summary && (c.summary.seats || []).find((s) => s.index === seat);
+      return listed ? text(listed.name) : "seat " + text(seat);
+    };
+    return { who, people: (seats) => andList.format((seats || []).map(who)) };
+  }
+
+  // ---- places in words, never coordinates ----------------------------------------------------------
+  /* Words for the mileposts of `content.map` as `map()` (the page's RailMap, once drawn) knows them:
+   * cityAt(key) the city there, nearest(key, fits) the closest milepost on its layer that fits,
+   * nearestCity(key, ports) the closest city (a port when asked), openCountry(key) "the open country
+   * near Boise, ID", and tapped(key, info, extra) what a tap chose: "Boise, ID (Cattle)", "a mountain
+   * milepost in the open country near Boise, ID". */
+  function places(content, map, cityName) {
+    const cityAt = (key) => { const m = map(); const info = m && m.info(key); return info && info.city ? info.city.id : null; };
+    function nearest(key, fits) {
+      const at = Junction.RailMap.parseKey(key);
+      const c = content();
+      if (!at || !c) return null;
+      const [x, y] = Junction.RailMap.pixel(c.map.layout, at[1], at[2]);
+      let best = null, bestD = Infinity;
+      for (const n of c.map.nodes) {
+        if (n.at[0] !== at[0] || !fits(n)) continue;
+        const [cx, cy] = Junction.RailMap.pixel(c.map.layout, n.at[1], n.at[2]);
+        const d = (cx - x) ** 2 + (cy - y) ** 2;
+        if (d < bestD) { bestD = d; best = n; }
+      }
+      return best;
+    }
+    const nearestCity = (key, ports) => { const n = nearest(key, (x) => x.city && (!ports || x.port)); return n ? n.city : null; };
+    const openCountry = (key) => { const c = nearestCity(key, false); return c ? "the open country near " + cityName(c) : "a milepost"; };
+    function tapped(key, info, placeName, goods) {
+      if (info && info.city) return cityName(info.city.id) + (goods && goods.length ? " (" + goods.join(", ") + ")" : "");
+      if (info && info.sea) return placeName(key);
+      return (info && info.terrain ? "a " + info.terrain + " milepost in " : "") + placeName(key);
+    }
+    return { cityAt, nearest, nearestCity, openCountry, tapped };
+  }
+
+  // ---- the options: refused why, and sent -----------------------------------------------------------
+  /* Why a listed option cannot be sent now (null: it can): the game's status, the engine's reason, or
+   * not among the commands the rules allow (`legal`: their Junction.commandKey). */
+  function blockedBy(entry, legal, status) {
+    const STATUS_REASONS = Junction.STATUS_REASONS;
+    if (status && status !== "active" && STATUS_REASONS[status]) return STATUS_REASONS[status];
+    if (entry.reason) return entry.reason;
+    if (legal.has(Junction.commandKey(entry.command))) return null;
+    return STATUS_REASONS[status] || "Not possible right now.";
+  }
+  /* Send a command from a button (disabled meanwhile); a refusal is shown in `errorBox` and the button
+   * comes back. Resolves to the page's send result. */
+  async function send(ctx, command, button, errorBox) {
+    Junction.showError(errorBox, "");
+    button.disabled = true;
+    const result = await ctx.send(command);
+    if (result.type === "error") {
+      button.disabled = false;
+      Junction.showError(errorBox, text(result.error.message, "That did not work."), button.isConnected ? button : undefined);
+    }
+    return result;
+  }
+  /* A seat's colour as a square, its colour set through CSSOM (the site's CSP allows no inline style). */
+  function colorSwatch(cls, color, hex, name) {
+    const node = el("span", { class: cls, "data-color": color, title: name });
+    node.style.backgroundColor = text(hex, "#555555");
+    return node;
+  }
+
   /* The seats as the game's summary has them (name, colour, bot), else from the view. */
   function seatsOf(view, ctx) {
     const summary = ctx && ctx.summary;
@@ -143,5 +224,5 @@ Junction.RailPage = (() => {
   /* "Dairy", "Dairy or Wool": distinct names, in the order given. */
   const either = (names) => orList.format([...new Set(names)]);
 
-  return { seatsOf, showEnding, nextSteps, either, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
+  return { say, describeActionWith, namer, places, blockedBy, send, colorSwatch, seatsOf, showEnding, nextSteps, either, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
 })();

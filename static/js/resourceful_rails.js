@@ -49,23 +49,10 @@
   const goodName = (id) => text(goodNames[id], text(id));
   const trainName = (id) => text((trainInfo[id] || {}).name, text(id));
   const colorName = (id) => text(colorNames[id], text(id));
-  const cityAt = (key) => { const info = map && map.info(key); return info && info.city ? info.city.id : null; };
+  const place = Junction.RailPage.places(() => content, () => map, cityName);
+  const cityAt = place.cityAt;
   /* A milepost in words: its city, or the open country near the closest city. */
-  function placeName(key) {
-    const c = cityAt(key);
-    if (c) return cityName(c);
-    const at = Junction.RailMap.parseKey(key);
-    if (!at || !content) return "a milepost";
-    const [x, y] = Junction.RailMap.pixel(content.map.layout, at[1], at[2]);
-    let best = null, bestD = Infinity;
-    for (const n of content.map.nodes) {
-      if (!n.city || n.at[0] !== at[0]) continue;
-      const [cx, cy] = Junction.RailMap.pixel(content.map.layout, n.at[1], n.at[2]);
-      const d = (cx - x) ** 2 + (cy - y) ** 2;
-      if (d < bestD) { bestD = d; best = n.city; }
-    }
-    return best ? "the open country near " + cityName(best) : "a milepost";
-  }
+  const placeName = (key) => { const c = cityAt(key); return c ? cityName(c) : place.openCountry(key); };
   /* A city milepost the train may be placed on: the city, and for a major city (seven mileposts) which side of
    * it when the track reaches it at more than one ("Copperton (north-east side)"). */
   function placeLabel(key) {
@@ -89,12 +76,7 @@
   // ---- words -------------------------------------------------------------------------------------
   let names = {};
   // A seat's name: from the view drawn last, else the game's seats (the replay's first step).
-  const who = (seat) => {
-    if (names[seat]) return text(names[seat]);
-    const listed = last && last.ctx.summary && (last.ctx.summary.seats || []).find((s) => s.index === seat);
-    return listed ? text(listed.name) : "seat " + text(seat);
-  };
-  const people = (seats) => andList.format((seats || []).map(who));
+  const { who, people } = Junction.RailPage.namer(() => names, () => last && last.ctx);
   const dollars = (n) => "$" + Junction.number(n);
   const sections = (n) => plural(n, "section");
   const mileposts = (n) => plural(n, "milepost");
@@ -131,10 +113,8 @@
     }
   }
   /* One action of the log in words (the replay's step line). */
-  const describeAction = (action) => (action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : "");
-
-  /* Set a live region's text only when it changes: a redraw with the same words is not read out again. */
-  const say = (node, words) => { if (node.textContent !== words) node.textContent = words; };
+  const describeAction = Junction.RailPage.describeActionWith(describe);
+  const say = Junction.RailPage.say;
 
   // ---- the map -----------------------------------------------------------------------------------
   let map = null, last = null;  // last: {payload, ctx}
@@ -216,7 +196,7 @@
   }
 
   function onTap(key, info) {
-    const where = info && info.city ? cityName(info.city.id) + (info.city.goods && info.city.goods.length ? " (" + info.city.goods.map(goodName).join(", ") + ")" : "") : "milepost " + key;
+    const where = place.tapped(key, info, placeName, info && info.city ? (info.city.goods || []).map(goodName) : []);  // a place, never its coordinates
     if (!last || !mode) { $("rr-tapped").textContent = "You tapped " + where + "."; return; }
     Junction.showError($("rr-plan-error"), "");
     if (mode === "place") {
@@ -322,22 +302,8 @@
   // ---- your options, priced (the engine's listing) -----------------------------------------------
   const key = Junction.commandKey;
 
-  function blockedBy(entry, legal, status) {
-    if (status && status !== "active" && STATUS_REASONS[status]) return STATUS_REASONS[status];
-    if (entry.reason) return entry.reason;
-    if (legal.has(key(entry.command))) return null;
-    return STATUS_REASONS[status] || "Not possible right now.";
-  }
-
-  async function send(command, button) {
-    Junction.showError($("play-error"), "");
-    button.disabled = true;
-    const result = await last.ctx.send(command);
-    if (result.type === "error") {
-      button.disabled = false;
-      Junction.showError($("play-error"), text(result.error.message, "That did not work."), button.isConnected ? button : undefined);
-    }
-  }
+  const blockedBy = Junction.RailPage.blockedBy;
+  const send = (command, button) => Junction.RailPage.send(last.ctx, command, button, $("play-error"));
 
   function labelFor(c, view, me) {
     switch (c.cmd) {
@@ -491,12 +457,7 @@
   }
 
   // ---- the players ---------------------------------------------------------------------------------
-  /* A seat's colour as a square, its colour set through CSSOM (the site's CSP allows no inline style). */
-  function swatch(color) {
-    const node = el("span", { class: "rr-swatch", "data-color": color, title: colorName(color) });
-    node.style.backgroundColor = text(colorHex[color], "#555555");
-    return node;
-  }
+  const swatch = (color) => Junction.RailPage.colorSwatch("rr-swatch", color, colorHex[color], colorName(color));
   function renderPlayers(view) {
     const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
     return view.order.filter((s) => bySeat[s]).map((seat, i) => {

@@ -51,23 +51,8 @@
   const eventTitle = (id) => text((events[id] || {}).title, text(id));
   const colorName = (id) => { const s = text(id, ""); return s ? s.charAt(0).toUpperCase() + s.slice(1) : "—"; };
   const layerOf = (key) => { const at = Junction.RailMap.parseKey(key); return at ? at[0] : 0; };
-  const cityAt = (key) => { const info = map && map.info(key); return info && info.city ? info.city.id : null; };
-  /* The nearest milepost to a point on its layer that `fits` (a city, a port, a named place). */
-  function nearest(key, fits) {
-    const at = Junction.RailMap.parseKey(key);
-    if (!at || !content) return null;
-    const [x, y] = Junction.RailMap.pixel(content.map.layout, at[1], at[2]);
-    let best = null, bestD = Infinity;
-    for (const n of content.map.nodes) {
-      if (n.at[0] !== at[0] || !fits(n)) continue;
-      const [cx, cy] = Junction.RailMap.pixel(content.map.layout, n.at[1], n.at[2]);
-      const d = (cx - x) ** 2 + (cy - y) ** 2;
-      if (d < bestD) { bestD = d; best = n; }
-    }
-    return best;
-  }
-  /* The nearest city to a point on its layer (null when the layer has none). */
-  const nearestCity = (key, ports) => { const n = nearest(key, (x) => x.city && (!ports || x.port)); return n ? n.city : null; };
+  const place = Junction.RailPage.places(() => content, () => map, cityName);
+  const { cityAt, nearest, nearestCity } = place;
   /* A milepost or sea point in words: its city, its name (a gate), the sea near a port, or the
    * open country near the closest city (in the Deepways: the Deepways near the gate). */
   function placeName(key) {
@@ -80,19 +65,13 @@
       const gate = nearest(key, (x) => !!x.name);
       return text(layerNames[layerOf(key)], "the underground") + (gate ? " near the " + gate.name : "");
     }
-    const best = nearestCity(key, false);
-    return best ? "the open country near " + cityName(best) : "a milepost";
+    return place.openCountry(key);
   }
   const atPlace = (key) => (cityAt(key) ? "at " : "in ") + placeName(key);
 
   // ---- words -------------------------------------------------------------------------------------
   let names = {};
-  const who = (seat) => {
-    if (names[seat]) return text(names[seat]);
-    const listed = last && last.ctx.summary && (last.ctx.summary.seats || []).find((s) => s.index === seat);
-    return listed ? text(listed.name) : "seat " + text(seat);
-  };
-  const people = (seats) => andList.format((seats || []).map(who));
+  const { who, people } = Junction.RailPage.namer(() => names, () => last && last.ctx);
   const gold = (n) => Junction.number(n) + " gold";
   const sections = (n) => plural(n, "section");
   const mileposts = (n) => plural(n, "milepost");
@@ -216,8 +195,8 @@
       default: return Junction.platformEvent(e, who) || Junction.unknownEvent(e, who);
     }
   }
-  const describeAction = (action) => (action && action.events ? action.events.map(describe).filter(Boolean).join(" ") : "");
-  const say = (node, words) => { if (node.textContent !== words) node.textContent = words; };
+  const describeAction = Junction.RailPage.describeActionWith(describe);
+  const say = Junction.RailPage.say;
 
   // ---- the map -----------------------------------------------------------------------------------
   let map = null, last = null;  // last: {payload, ctx}
@@ -319,8 +298,7 @@
   }
 
   function onTap(key, info) {
-    const where = info && info.city ? cityName(info.city.id) + (info.city.loads && info.city.loads.length ? " (" + info.city.loads.map(loadName).join(", ") + ")" : "")
-      : info && info.sea ? placeName(key) : placeName(key) + (info && info.terrain ? " (" + info.terrain + ")" : "");
+    const where = place.tapped(key, info, placeName, info && info.city ? (info.city.loads || []).map(loadName) : []);  // a place, never its coordinates
     if (!last || !mode) { $("rn-tapped").textContent = "You tapped " + where + "."; return; }
     Junction.showError($("rn-plan-error"), "");
     if (mode === "place") {
@@ -429,23 +407,8 @@
 
   // ---- your options, priced (the engine's listing) -----------------------------------------------
   const key = Junction.commandKey;
-  function blockedBy(entry, legal, status) {
-    if (status && status !== "active" && STATUS_REASONS[status]) return STATUS_REASONS[status];
-    if (entry.reason) return entry.reason;
-    if (legal.has(key(entry.command))) return null;
-    return STATUS_REASONS[status] || "Not possible right now.";
-  }
-  async function send(command, button, errorBox) {
-    const box = errorBox || $("play-error");
-    Junction.showError(box, "");
-    button.disabled = true;
-    const result = await last.ctx.send(command);
-    if (result.type === "error") {
-      button.disabled = false;
-      Junction.showError(box, text(result.error.message, "That did not work."), button.isConnected ? button : undefined);
-    }
-    return result;
-  }
+  const blockedBy = Junction.RailPage.blockedBy;
+  const send = (command, button, errorBox) => Junction.RailPage.send(last.ctx, command, button, errorBox || $("play-error"));
   function foremanLine(id) {
     const f = foremen[id];
     return f ? f.name + " — " + f.kind_name + ": " + f.rule : text(id);
@@ -664,11 +627,7 @@
   }
 
   // ---- the players -----------------------------------------------------------------------------------
-  function swatch(color) {
-    const node = el("span", { class: "rn-swatch", "data-color": color, title: colorName(color) });
-    node.style.backgroundColor = text(colorHex[color], "#555555");
-    return node;
-  }
+  const swatch = (color) => Junction.RailPage.colorSwatch("rn-swatch", color, colorHex[color], colorName(color));
   function renderPlayers(view) {
     const bySeat = Object.fromEntries(view.players.map((p) => [p.seat, p]));
     const asked = view.pending ? view.pending.seat : null;

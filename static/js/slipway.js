@@ -16,6 +16,8 @@
   };
   const PHASES = { play: "Playing", "final-action": "Final actions", "final-build": "Final build", finished: "Game over" };
   const ITEMS = ["smokestack", "sail", "crane", "cannon", "captain", "stoker", "marine", "merchant"];
+  const ITEM_ROOM = { smokestack: "takes a rig mount", sail: "takes a rig mount", crane: "takes a crane mount", cannon: "takes a cannon mount",
+    captain: "the first needs no cabin, more take a cabin each", stoker: "takes a stoker cabin", marine: "takes a cabin", merchant: "takes a cabin" };
   const ROOM = { cabin: "cabins", stoker_cabin: "stoker cabins", rig: "rig mounts", crane: "crane mounts", cannon: "cannon mounts" };
   const SPOT_WORDS = { N: "north mouth", E: "east mouth", S: "south mouth", W: "west mouth", C: "centre" };
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
@@ -49,6 +51,68 @@
     }
     return contentLoading;
   }
+
+  // ---- what each thing does: the engine's own words (GET /api/kinds: each command's help) ---------------
+  const help = {};
+  let helpAsked = false;
+  // The command that performs each action (the engine's ACTION_COMMAND), to read its help.
+  const ACTION_COMMAND = { build: "build", canal: "rent-canal", commodity: "buy-commodity", equipment: "manufacture", crew: "recruit",
+    employee: "hire", exchange: "exchange", subsidy: "subsidy" };
+  const actionHelp = (action) => help[ACTION_COMMAND[action]] || "";
+  const FAMILY_WORDS = { trader: "a trader (more for a good sold, and points at the end)", builder: "a builder (more room on every ship)",
+    engineer: "an engineer (an extra item with every Manufacture)", recruiter: "a recruiter (an extra crew member with every Recruit)",
+    mover: "a mover (free steps on a wheel)", speed: "a speed expert (faster ships)" };
+  function loadHelp() {
+    if (helpAsked) return;
+    helpAsked = true;
+    Junction.api("GET", "/api/kinds").then((result) => {
+      const kind = result.ok && Array.isArray(result.data) ? result.data.find((k) => k.kind === KIND) : null;
+      for (const c of (kind && kind.commands) || []) help[c.cmd] = c.help;
+      if (last && content) redraw();
+    }, () => { helpAsked = false; });
+  }
+  /* A short what-it-is on a node: its title (hover on a laptop) and data-tip, shown in the tip bar when a
+   * tile or a term is tapped, or a button pressed and held, on a phone. */
+  function tip(node, words) {
+    if (!node || !words) return node;
+    node.setAttribute("title", words);
+    node.dataset.tip = words;
+    if (!/^(BUTTON|A|SELECT|INPUT|SUMMARY|LABEL)$/.test(node.tagName)) {
+      node.classList.add("sw-tip");
+      if (!node.hasAttribute("tabindex")) node.setAttribute("tabindex", "0");
+    }
+    return node;
+  }
+  const term = (words, what) => tip(el("span", { class: "sw-term" }, words), what);
+  let tipTimer = null, held = null, heldShown = false;
+  function showTip(words) {
+    const bar = $("sw-tipbar");
+    if (!bar || !words) return;
+    bar.textContent = words;
+    bar.hidden = false;
+    clearTimeout(tipTimer);
+    tipTimer = setTimeout(() => { bar.hidden = true; }, 10000);
+  }
+  document.addEventListener("click", (ev) => {
+    const bar = $("sw-tipbar");
+    if (heldShown) { heldShown = false; ev.preventDefault(); ev.stopPropagation(); return; }  // a long press showed the tip: no tap
+    const t = ev.target.closest ? ev.target.closest(".sw-tip") : null;
+    if (t && t.dataset.tip && !ev.target.closest("button")) { showTip(t.dataset.tip); return; }
+    if (bar && !bar.hidden) bar.hidden = true;  // any other tap (the bar itself too) puts it away
+  }, true);
+  document.addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.classList && ev.target.classList.contains("sw-tip")) { ev.preventDefault(); showTip(ev.target.dataset.tip); }
+    if (ev.key === "Escape" && $("sw-tipbar")) $("sw-tipbar").hidden = true;
+  });
+  // Press and hold a button on a touch screen: its what-it-does, and no tap.
+  document.addEventListener("pointerdown", (ev) => {
+    const b = ev.pointerType !== "mouse" && ev.target.closest ? ev.target.closest("button[data-tip]") : null;
+    clearTimeout(held);
+    if (!b) return;
+    held = setTimeout(() => { heldShown = true; showTip(b.dataset.tip); }, 550);
+  });
+  for (const type of ["pointerup", "pointercancel", "pointermove"]) document.addEventListener(type, (ev) => { if (type !== "pointermove" || Math.abs(ev.movementX) + Math.abs(ev.movementY) > 6) clearTimeout(held); });
+  document.addEventListener("contextmenu", (ev) => { if (ev.target.closest && ev.target.closest("button[data-tip]")) ev.preventDefault(); });
 
   // ---- names and words ------------------------------------------------------------------------------
   let names = {}, colors = {};
@@ -138,6 +202,24 @@
   const fresh = () => ({ build: { pending: [], tile: null, plan: null, ticket: 0 }, canal: { tile: null, cell: null, turn: 0 },
     outfit: {}, cruise: {}, exchange: {} });
 
+  // ---- tiles in words (their tips) -----------------------------------------------------------------------
+  function shipTip(t) {
+    if (!t) return "";
+    return "Ship tile: " + D.shipWords(t) + ". Build " + (t.part === "bow" ? "a bow, then middles, then a stern" : t.part === "middle" ? "middles between a bow and a stern" : "a stern after a bow and its middles") +
+      " in a row of your yard to complete a ship of " + content.setup.ship_max + " pieces at most.";
+  }
+  function goodsTip(id) {
+    const g = goods[id];
+    if (!g) return "";
+    const each = g.goods.map((k) => text(kindNames[k], k) + " (sell it, or trade it for " + andList.format((kindTrades[k] || []).map(a)).replace(" and ", " or ") + ")");
+    return "Commodity tile of " + goodsName(id) + ", cost " + coins(g.cost) + ": " + andList.format(each) + ". Exchange it with the Exchange commodities action.";
+  }
+  function contractTip(c) {
+    if (!c) return "";
+    return "Government contract " + text(c.name) + ": at the end, points for " + D.measureWords(c) + " (" + (c.table || []).map(([n, pts]) => "at least " + n + ": " + plural(pts, "point")).join(", ") +
+      "). You keep your best " + content.setup.contracts_kept + "; the others score nothing.";
+  }
+
   // ---- listing helpers ---------------------------------------------------------------------------------
   let entries = [], legal = new Set(), status = "active";
   function blockedBy(entry) {
@@ -157,7 +239,10 @@
     const button = el("button", { type: "button", class: o.primary ? "primary" : null, "data-cmd": entry ? entry.command.cmd : o.cmd, "data-key": entry ? key(entry.command) : null,
       disabled: !!blocked, "aria-describedby": blocked ? id : null, "aria-label": o.aria || null,
       onclick: (ev) => (o.onclick ? o.onclick(ev.currentTarget) : send(entry.command, ev.currentTarget)) }, o.icon || null, priced);
-    return el("div", { class: "sw-option" + (blocked ? " refused" : "") }, button, blocked ? el("span", { class: "sw-reason", id }, text(blocked.message)) : null);
+    const cmd = entry ? entry.command.cmd : o.cmd;
+    tip(button, o.tip || (cmd === "choose" || cmd === "bonus" ? actionHelp(entry && entry.command.action) : help[cmd]));
+    return el("div", { class: "sw-option" + (blocked ? " refused" : "") }, button, blocked ? el("span", { class: "sw-reason", id }, text(blocked.message)) : null,
+      o.what ? el("small", { class: "sw-what" }, o.what) : null);
   }
   async function send(command, button) {
     Junction.showError($("play-error"), "");
@@ -180,24 +265,30 @@
     const turn = view.turn || {};
     $("sw-track").replaceChildren(actionTrack(view));
     const t = view.timer;
-    $("sw-timer").textContent = "Timer " + text(t.space) + " of " + text(t.spaces) + " · queue: " + plural(t.queue, "cube") + " left" +
-      (t.end ? " · the game is ending" : "");
+    $("sw-timer").replaceChildren(term("Timer", "The timer moves a space each time a player's cube is moved to the front of the track; every " +
+      plural(t.spaces, "space") + " it takes a cube off the queue."), " " + text(t.space) + " of " + text(t.spaces) + " · ",
+      term("queue", "The queue counts down the game: when the timer comes round with the queue empty, the round is finished, then a final action each and a final build."),
+      ": " + plural(t.queue, "cube") + " left" + (t.end ? " · the game is ending" : ""));
     const w = content.wheels;
     $("sw-wheels").replaceChildren(
-      el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Equipment", w.equipment_ring, view.markers.equipment), el("figcaption", {}, "Equipment")),
-      el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Crew", w.crew_ring, view.markers.crew), el("figcaption", {}, "Crew")),
-      el("figure", { class: "sw-wheel-fig" }, D.employeeWheel(view.markets.employees, view.markers.employee), el("figcaption", {}, "Employees")),
-      el("figure", { class: "sw-wheel-fig" }, D.priceRing(content.goods.price_ring, content.goods.kinds, view.markers.price), el("figcaption", {}, "Prices")));
+      tip(el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Equipment", w.equipment_ring, view.markers.equipment), el("figcaption", {}, "Equipment")), "The equipment wheel. " + (help["manufacture"] || "")),
+      tip(el("figure", { class: "sw-wheel-fig" }, D.itemWheel("Crew", w.crew_ring, view.markers.crew), el("figcaption", {}, "Crew")), "The crew wheel. " + (help["recruit"] || "")),
+      tip(el("figure", { class: "sw-wheel-fig" }, D.employeeWheel(view.markets.employees, view.markers.employee), el("figcaption", {}, "Employees")), "The employee wheel. " + (help["hire"] || "")),
+      tip(el("figure", { class: "sw-wheel-fig" }, D.priceRing(content.goods.price_ring, content.goods.kinds, view.markers.price), el("figcaption", {}, "Prices")),
+        "The price ring: the four goods' prices at each space (colours as on the commodity tiles). " + (help["exchange"] || "")));
     $("sw-stops").replaceChildren(...employeeStops(view));
     const m = view.markets;
     $("sw-market-ships").replaceChildren(...["bow", "middle", "stern"].map((part) =>
       el("div", { class: "sw-part" }, el("b", {}, part + "s (" + plural(m.ship_supply[part], "tile") + " in the stack)"),
-        el("div", { class: "sw-row" }, m.ships[part].map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.shipTile(ships[id])))))));
-    $("sw-market-canals").replaceChildren(el("div", { class: "sw-row" }, m.canals.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.canalTile(canals[id], 0), el("small", {}, text(canals[id].name))))),
+        el("div", { class: "sw-row" }, m.ships[part].map((id) => tip(el("span", { class: "sw-tile", "data-tile": id }, D.shipTile(ships[id])), shipTip(ships[id])))))));
+    $("sw-market-canals").replaceChildren(el("div", { class: "sw-row" }, m.canals.map((id) => tip(el("span", { class: "sw-tile", "data-tile": id }, D.canalTile(canals[id], 0), el("small", {}, text(canals[id].name))), "Canal tile " + D.canalWords(canals[id], 0) + ". Rent it to lengthen your canals: your ships cruise through them."))),
       el("p", { class: "muted" }, plural(m.canal_supply, "canal tile") + " in the supply."));
-    $("sw-market-goods").replaceChildren(el("div", { class: "sw-row" }, m.goods.map((id) => el("span", { class: "sw-tile", "data-tile": id }, D.commodityTile(goods[id], kindNames, kindTrades)))),
+    $("sw-market-goods").replaceChildren(el("div", { class: "sw-row" }, m.goods.map((id) => tip(el("span", { class: "sw-tile", "data-tile": id }, D.commodityTile(goods[id], kindNames, kindTrades)), goodsTip(id)))),
       el("p", { class: "muted" }, plural(m.goods_supply, "commodity tile") + " in the supply."));
-    if (!$("sw-legend").childElementCount) $("sw-legend").replaceChildren(...legend());
+    if (!$("sw-legend").childElementCount) {
+      $("sw-legend").replaceChildren(...legend());
+      $("sw-legend-box").open = !window.matchMedia || window.matchMedia("(min-width: 720px)").matches;  // a phone: folded
+    }
   }
 
   /* The action track, back to front: a drawn tile per action (its icon, what it does, the cube on it in
@@ -209,7 +300,8 @@
       const income = view.phase === "play" ? track.slice(i + 1).filter((u) => u.cube !== null && u.cube !== undefined).length : null;
       const moved = t.action === front;
       const label = ACTION_NAMES[t.action] + (moved ? " (just moved to the front)" : cube ? " (cube: " + who(t.cube) + ")" : income !== null ? " (income +" + income + ")" : "");
-      return el("li", { "data-action": t.action }, D.actionTile(t, { label, front: moved, color: cube ? colorOf(t.cube) : null, cubeName: cube ? who(t.cube) : null, income: cube ? null : income }));
+      return tip(el("li", { "data-action": t.action }, D.actionTile(t, { label, front: moved, color: cube ? colorOf(t.cube) : null, cubeName: cube ? who(t.cube) : null, income: cube ? null : income })),
+        label + ". " + (cube ? who(t.cube) + "'s cube is on it: no other cube can go there. " : moved ? "The tile its cube just left: not for that player this turn. " : income ? "A cube placed here now takes " + coins(income) + " (1 a cube nearer the front). " : "") + actionHelp(t.action));
     }), el("li", { class: "sw-track-front", "aria-hidden": "true" }, "front ▸"));
   }
   /* The employee wheel's stops: each stop's employees in words, the marker's stop marked, and how far
@@ -233,17 +325,43 @@
   }
   /* An employee in words: the family's colour, name, family, cost (when it is for hire) and effect. */
   function staffLine(e, priced) {
-    return styled(el("li", { class: "sw-staff-one", "data-employee": e.id },
-      el("span", { class: "sw-fam", "aria-hidden": "true" }), el("b", {}, text(e.name)), " (" + e.family + ")" + (priced ? " · " + (e.cost ? coins(e.cost) : "free") : "") + " · " + D.effectWords(e.effect, kindNames)), { "--family": D.FAMILY_COLORS[e.family] });
+    return styled(tip(el("li", { class: "sw-staff-one", "data-employee": e.id },
+      el("span", { class: "sw-fam", "aria-hidden": "true" }), el("b", {}, text(e.name)), " (" + e.family + ")" + (priced ? " · " + (e.cost ? coins(e.cost) : "free") : "") + " · " + D.effectWords(e.effect, kindNames)),
+      text(e.name) + ", " + (FAMILY_WORDS[e.family] || e.family) + ": " + D.effectWords(e.effect, kindNames) + ". An employee works for you for the rest of the game."), { "--family": D.FAMILY_COLORS[e.family] });
   }
-  /* The symbols' legend: ship tiles' cabins, mounts and safety items, and the canals' spot letters. */
+  /* The legend: every mark on the board, drawn as the board draws it, and what it means. */
   function legend() {
-    const syms = Object.keys(D.SYMBOL_WORDS).map((k) => el("li", {}, D.legendSymbol(k), " " + D.SYMBOL_WORDS[k]));
-    const spots = Object.entries(D.FEATURE).map(([k, f]) => el("li", {}, spotMark(f, f.mark), " " + D.FEATURE_WORDS[k]));
-    const items = ITEMS.map((it) => el("li", {}, D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7.5)).ownerSVGElement, " " + it));
-    return [el("h4", {}, "Ship tiles' symbols"), el("ul", { class: "sw-legend" }, syms), el("h4", {}, "Canal spots"), el("ul", { class: "sw-legend" }, spots),
-      el("h4", {}, "Items on the wheels"), el("ul", { class: "sw-legend" }, items),
-      el("p", { class: "muted" }, "¤ is a cost in coins. A lighter canal tile with a dashed edge was left behind by the cruise.")];
+    const li = (mark, words) => el("li", {}, mark, " " + words);
+    const box = (cls, words) => el("span", { class: "sw-key " + cls, "aria-hidden": "true" }, words || "");
+    const syms = Object.keys(D.SYMBOL_WORDS).map((k) => li(D.legendSymbol(k), D.SYMBOL_WORDS[k]));
+    const spots = Object.entries(D.FEATURE).map(([k, f]) => li(spotMark(f, f.mark), D.FEATURE_WORDS[k]));
+    const stock = ITEMS.map((it) => li(D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7.5)).ownerSVGElement, it + ": " + ITEM_ROOM[it]));
+    const families = Object.keys(D.FAMILY_COLORS).map((f) => li(styled(el("span", { class: "sw-fam", "aria-hidden": "true" }), { "--family": D.FAMILY_COLORS[f] }), FAMILY_WORDS[f] || f));
+    const crates = content.goods.kinds.map((k) => li(styled(box("sw-crate-key", k.name.charAt(0)), { background: D.GOOD_COLORS[k.id] || "#999", color: k.id === "cotton" ? "#1b1b1b" : "#fff" }),
+      k.name + ": sell it, or trade it for " + andList.format(k.trades.map(a)).replace(" and ", " or ")));
+    return [
+      el("p", { class: "muted" }, "Tap a tile or a dotted word to see what it is; press and hold a button to see what it does (a mouse: hover)."),
+      el("h4", {}, "The action track"), el("ul", { class: "sw-legend" },
+        li(box("sw-cube-key"), "a player's cube, in their colour: that action is taken until the cube moves on"),
+        li(box("sw-income-key", "+1"), "income: the coins a cube placed there takes now (1 a cube nearer the front)"),
+        li(box("sw-moved-key", "moved"), "just moved: the tile went to the front and its cube back to its player, who cannot choose it this turn"),
+        li(box("sw-front-key", "▸"), "the front of the track: a player with every cube placed starts the turn by moving the tile of their oldest cube here")),
+      el("h4", {}, "Ship tiles and the yard"), el("ul", { class: "sw-legend" }, ...syms,
+        li(box("sw-deck-key", "II"), "a deck-2 tile (from the second stack)"),
+        li(box("sw-cost-key", "¤1"), "a cost in coins"),
+        li(box("sw-slot-key sw-complete-key"), "a completed ship in the yard: outfit it and send it on its cruise"),
+        li(box("sw-slot-key sw-pending-key"), "a tile you are placing (not bought yet)")),
+      el("h4", {}, "Canal tiles"), el("ul", { class: "sw-legend" }, ...spots,
+        li(spotMark(null, ""), "a spot with no feature"),
+        li(box("sw-token-key"), "a player's ship token, where the last cruise stopped (the next one goes on from there)"),
+        li(box("sw-badge-key", "1"), "a step of a cruise path, by its number"),
+        li(box("sw-left-key"), "a tile left behind by a cruise (used up)")),
+      el("h4", {}, "Items on the wheels and in stock"), el("ul", { class: "sw-legend" }, stock),
+      el("h4", {}, "Employees' families"), el("ul", { class: "sw-legend" }, families),
+      el("h4", {}, "Goods on commodity tiles and the price ring"), el("ul", { class: "sw-legend" }, crates),
+      el("h4", {}, "Contracts"), el("p", { class: "sw-legend-p" }, "“1→3” reads: at least 1 of what the contract counts is worth 3 points at the end. You keep your best " +
+        content.setup.contracts_kept + " contracts."),
+    ];
   }
 
   // ---- a canal grid (HTML cells, each a drawn tile; candidate cells are buttons) ---------------------------
@@ -265,9 +383,10 @@
       const cand = extra.find((c) => c.x === x && c.y === y);
       const path = o.path ? o.path[x + "," + y] : null;
       const tok = token && token.x === x && token.y === y ? token.spot : null;
-      if (t) grid.append(el("div", { class: "sw-cell" + (t.left ? " left" : ""), "data-x": x, "data-y": y },
+      if (t) grid.append(tip(el("div", { class: "sw-cell" + (t.left ? " left" : ""), "data-x": x, "data-y": y },
         D.canalTile(canals[t.tile], t.rotation, { path, token: tok, tokenColor: colorOf(player.seat), left: t.left,
-          label: t.left ? D.canalWords(canals[t.tile], t.rotation) + ", left behind by this cruise" : undefined })));
+          label: t.left ? D.canalWords(canals[t.tile], t.rotation) + ", left behind by this cruise" : undefined })),
+        D.canalWords(canals[t.tile], t.rotation) + (t.left ? ", left behind by this cruise" : "")));
       else if (cand) grid.append(cand.node);
       else grid.append(el("div", { class: "sw-cell empty", "aria-hidden": "true" }));
     }
@@ -287,8 +406,9 @@
     return el("div", { class: "sw-yard-box" }, el("div", { class: "sw-yard", role: "group", "aria-label": text(player.name) + "'s yard, slots 1 to " + player.yard.length },
       player.yard.map((id, slot) => {
         if (marks && marks[slot]) return marks[slot];
-        return el("div", { class: "sw-slot" + (inShip.has(slot) ? " complete" : "") + (done.has(slot) ? " bow" : ""), "data-slot": slot },
-          id ? D.shipTile(ships[id], { label: "Slot " + (slot + 1) + ": " + D.shipWords(ships[id]) }) : D.emptySlot(slot + 1));
+        return tip(el("div", { class: "sw-slot" + (inShip.has(slot) ? " complete" : "") + (done.has(slot) ? " bow" : ""), "data-slot": slot },
+          id ? D.shipTile(ships[id], { label: "Slot " + (slot + 1) + ": " + D.shipWords(ships[id]) }) : D.emptySlot(slot + 1)),
+          id ? "Slot " + (slot + 1) + (inShip.has(slot) ? ", part of a completed ship" : "") + ". " + shipTip(ships[id]) : null);
       })));
   }
   function renderPlayers(view) {
@@ -306,13 +426,13 @@
         el("h4", { class: "row between" }, el("span", {}, el("span", { class: "sw-dot", role: "img", "aria-label": colorName(seat), title: colorName(seat) }), text(p.name) + (mine ? " (you)" : "") + (seat === view.active_seat ? " · on turn" : "")),
           el("span", { class: "sw-money" }, coins(p.money))),
         el("p", { class: "sw-facts" }, facts.join(" · ")),
-        el("div", { class: "sw-line" }, el("b", {}, "Stock "), stockMarks(p.items)),
-        p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, "Commodities "), el("span", { class: "sw-row" }, p.goods.map((g) => D.commodityTile(goods[g], kindNames, kindTrades)))) : null,
-        p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, "Employees "), el("ul", { class: "sw-staff" }, p.employees.map((e) => staffLine(employees[e], false)))) : null,
-        el("div", { class: "sw-line" }, el("b", {}, "Yard"), yardRow(p)),
-        el("div", { class: "sw-line" }, el("b", {}, "Canals"), canalGrid(p)),
+        el("div", { class: "sw-line" }, el("b", {}, term("Stock", "Equipment and crew held, to put on board a completed ship (they stay on it for good).")), stockMarks(p.items)),
+        p.goods.length ? el("div", { class: "sw-line" }, el("b", {}, term("Commodities", "Commodity tiles held: the Exchange commodities action sells their goods or trades them for items.")), el("span", { class: "sw-row" }, p.goods.map((g) => tip(el("span", { class: "sw-tile", "data-tile": g }, D.commodityTile(goods[g], kindNames, kindTrades)), goodsTip(g))))) : null,
+        p.employees.length ? el("div", { class: "sw-line" }, el("b", {}, term("Employees", "Employees hired from the employee wheel: each helps for the rest of the game.")), el("ul", { class: "sw-staff" }, p.employees.map((e) => staffLine(employees[e], false)))) : null,
+        el("div", { class: "sw-line" }, el("b", {}, term("Yard", "The slipways, " + content.setup.yard_slots + " slots in a row: a bow, middles and a stern side by side (bow on the left) make a ship; a completed ship (green) must be outfitted and go on its cruise that turn.")), yardRow(p)),
+        el("div", { class: "sw-line" }, el("b", {}, term("Canals", "This player's canal system: a ship's cruise goes forward through it, as many steps as its speed, scoring the features it passes; each tile it leaves is used up.")), canalGrid(p)),
         fleet.length || lost.length ? el("ol", { class: "sw-fleet" }, fleet, lost) : null,
-        p.contracts ? el("div", { class: "sw-line" }, el("b", {}, mine ? "Your contracts " : "Contracts "), el("span", { class: "sw-row" }, p.contracts.map((c) => D.contract(contracts[c])))) : null), { "--seat": colorOf(seat) });
+        p.contracts ? el("div", { class: "sw-line" }, el("b", {}, term(mine ? "Your contracts" : "Contracts", "Government contracts: secret until the end, then points for what the fleet did; the best " + content.setup.contracts_kept + " count.")), el("span", { class: "sw-row" }, p.contracts.map((c) => tip(el("span", { class: "sw-tile sw-contract-box", "data-contract": c }, D.contract(contracts[c])), contractTip(contracts[c]))))) : null), { "--seat": colorOf(seat) });
     }));
   }
 
@@ -342,7 +462,7 @@
       for (const entry of listed("choose")) {
         const i = track.findIndex((t) => t.action === entry.command.action);
         const income = view.phase === "play" ? track.slice(i + 1).filter((t) => t.cube !== null && t.cube !== undefined).length : 0;
-        parts.push(entryButton(entry, ACTION_NAMES[entry.command.action] + (income ? " · income +" + income : ""), { primary: true }));
+        parts.push(entryButton(entry, ACTION_NAMES[entry.command.action] + (income ? " · income +" + income : ""), { primary: true, what: actionHelp(entry.command.action) || null }));
       }
     } else {
       const open = [];
@@ -539,7 +659,7 @@
       const left = me.items[it] - o.items.filter((x) => x === it).length;
       const entry = outfitEntries.find((e) => e.command.items[0] === it);
       const reason = left <= 0 ? { message: "None left in your stock." } : entry ? blockedBy(entry) : { message: "Not possible right now." };
-      return entryButton(null, "Add " + it + " (" + left + " left)", { blocked: reason, cmd: "outfit-add", onclick: () => addItem(slot, it), icon: D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7)).ownerSVGElement });
+      return entryButton(null, "Add " + it + " (" + left + " left)", { blocked: reason, cmd: "outfit-add", tip: "Add " + a(it) + " to the load; it goes on board when you confirm (" + ITEM_ROOM[it] + ").", onclick: () => addItem(slot, it), icon: D.svg(16, 16, null).appendChild(D.itemMark(8, 8, it, 7)).ownerSVGElement });
     });
     const planWords = o.plan ? (o.plan.problem ? text(o.plan.problem.message) : "Fits: needs " + Object.entries(needs).filter(([, n]) => n).map(([k, n]) => plural(n, ROOM[k].replace(/s$/, ""), ROOM[k])).join(", ").replace(/^$/, "no room") + "; speed " + o.plan.speed + (o.plan.captain ? "" : "; no captain yet") + ".") : "";
     const outfit = el("div", { class: "sw-outfit" },
@@ -760,6 +880,7 @@
       names = Object.fromEntries(view.players.map((p) => [p.seat, p.name]));
       colors = Object.fromEntries(view.players.map((p) => [p.seat, p.color]));
       if (!feed) feed = Junction.feed($("sw-feed"), describe);
+      loadHelp();
       loadContent().then(() => {
         if (last.payload !== payload) return;  // a newer state came meanwhile: it draws
         $("sw-loading").hidden = true;

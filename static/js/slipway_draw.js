@@ -99,8 +99,8 @@ window.SlipwayDraw = (() => {
     if (t.cabins) parts.push(t.cabins + " cabin" + (t.cabins > 1 ? "s" : ""));
     if (t.stoker_cabins) parts.push(t.stoker_cabins + " stoker cabin" + (t.stoker_cabins > 1 ? "s" : ""));
     for (const [m, n] of Object.entries(t.mounts || {})) if (n) parts.push(n + " " + m + " mount" + (n > 1 ? "s" : ""));
-    for (const s of t.safety || []) parts.push(s);
-    return t.part + " " + t.id + (t.deck === 2 ? ", deck 2" : "") + " (cost " + t.cost + (parts.length ? ": " + parts.join(", ") : "") + ")";
+    for (const s of t.safety || []) parts.push("a " + s);
+    return t.part + (t.deck === 2 ? " (deck 2)" : "") + ", cost " + t.cost + (parts.length ? ", with " + parts.join(", ") : "");
   }
   const SHIP_W = 64, SHIP_H = 64;
   /* A ship tile 64×64 (as wide as a yard slot: about 60 px on a 360 px phone, 84 in the market): its
@@ -239,7 +239,7 @@ window.SlipwayDraw = (() => {
    * in a <title>), its cost. */
   function commodityTile(g, kindNames, kindTrades) {
     const names = g.goods.map((k) => (kindNames && kindNames[k]) || k);
-    const s = svg(90, 44, "Commodity tile " + g.id + ": " + names.join(", ") + " (cost " + g.cost + ")", "sw-goods");
+    const s = svg(90, 44, "Commodity tile: " + names.join(", ") + " (cost " + g.cost + ")", "sw-goods");
     s.append(node("rect", { x: 0.5, y: 0.5, width: 89, height: 43, rx: 4, fill: "#f3ead8", stroke: "#6b5b45" }));
     g.goods.forEach((k, i) => {
       const x = 4 + i * 27;

@@ -104,6 +104,19 @@ def test_three_devices_to_the_first_ship_and_its_cruise(live_server_url, new_pag
 
     # Turn 1, Bo's phone: Manufacture, one step (the option names the item it gives).
     assert bo.inner_text("#sw-turn").startswith("Your turn")
+    # What each thing is: every action button says what it does in the engine's words (hover: title; the
+    # choice also in a line under it); a tapped tile shows what it is; the legend, folded on a phone.
+    helps = {c.name: c.help for c in ENGINE.commands}
+    bo.wait_for_function("document.querySelector('#sw-actions button[data-cmd=choose]').title.length > 0")
+    choice = bo.locator("#sw-actions .sw-option", has=bo.locator("button:has-text('Manufacture equipment')"))
+    assert choice.locator("button").get_attribute("title") == helps["manufacture"]
+    assert helps["manufacture"] in choice.inner_text()
+    bo.locator(f"#sw-market-ships .sw-tile[data-tile={market['bow'][0]}]").click()
+    bo.wait_for_selector("#sw-tipbar:not([hidden])")
+    assert bo.inner_text("#sw-tipbar").startswith("Ship tile: bow")
+    assert not bo.evaluate("document.getElementById('sw-legend-box').open")
+    assert ann.evaluate("document.getElementById('sw-legend-box').open")
+    assert ann.locator("#sw-legend h4").count() >= 7 and ann.locator("#sw-legend li").count() >= 40
     exchange = bo.locator("#sw-actions .sw-option", has_text="Exchange commodities")
     assert "no commodity tile" in exchange.inner_text()  # a refused action says why
     assert exchange.locator("button").is_disabled()

@@ -1,0 +1,87 @@
+"""A first game, as a newcomer plays it: from the home page, one person on a phone with bots in the
+other seats plays the whole game to its end by tapping only, reads how it ended and opens the replay.
+Every screen state met on the way is checked (tests/e2e/screens.py: words a person should not see, raw
+coordinates, overflow at 360, 390 and 1280 px, axe-core at the key moments) and screenshotted into
+var/artifacts/first-game/. Waits are by time, never by a count of reads."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import create_game
+from .screens import Screens
+
+pytestmark = pytest.mark.browser
+
+GAME_SECONDS = 360  # a whole game with two bots, on a busy 2-core machine
+
+
+def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: Screens, moments: dict[int, str]) -> int:
+    """Tap through the person's turns until the game is over: at each turn the first enabled button of
+    ``actions`` whose command comes first in ``prefer`` (else the first enabled one). ``moments``: after
+    which tap (1, 2, …) to check the screen, and under what name. Returns the number of taps."""
+    deadline = time.monotonic() + GAME_SECONDS
+    taps = 0
+    ready = f"document.body.dataset.status === 'finished' || !!document.querySelector({actions!r} + ' button:enabled')"
+    while time.monotonic() < deadline:
+        page.wait_for_function(ready, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
+        if page.evaluate("document.body.dataset.status") == "finished":
+            return taps
+        version = int(page.evaluate("document.body.dataset.version"))
+        enabled = page.locator(f"{actions} button:enabled")
+        choice = next((enabled.and_(page.locator(f"[data-cmd='{cmd}']")) for cmd in prefer
+                       if enabled.and_(page.locator(f"[data-cmd='{cmd}']")).count()), enabled)
+        choice.first.click()
+        taps += 1
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) > {version} || document.body.dataset.status === 'finished'"
+            " || !!document.querySelector('#play-error:not([hidden])')",
+            timeout=30_000,
+        )
+        error = page.locator("#play-error:not([hidden])")
+        assert not error.count() or not error.inner_text().strip(), f"tap {taps} was refused: {error.inner_text()}"
+        if taps in moments:
+            screens.check(page, moments[taps])
+    raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps)")
+
+
+def the_ending(page, *, seats: int, screens: Screens, base_url: str) -> None:
+    """The ending: everyone ranked, the winner's line, how it was won, and a replay that opens; "Game over"
+    is not said again on its own beside it (a phase heading such as "Round 19 · Game over" may name it)."""
+    ending = page.locator("section.ending")
+    ending.wait_for()
+    rows = ending.locator(".ending-row")
+    assert rows.count() == seats
+    assert rows.first.locator(".ending-place").inner_text() == "1st"
+    assert ending.locator(".ending-headline").inner_text().endswith(("won.", "first place."))
+    said_again = page.evaluate(r"""() => [...document.body.querySelectorAll("*")].filter((n) =>
+        !n.closest("section.ending, ol, ul") && n.getClientRects().length
+        && /^\s*game over[.!]?\s*$/i.test(n.textContent))
+      .map((n) => n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + ": " + n.textContent.trim().slice(0, 60))""")
+    assert not said_again, f"the game's end is said again beside the ending: {said_again}"
+    screens.check(page, "ending", axe=True)
+    page.click("section.ending a.ending-replay")
+    page.wait_for_url("**/replay")
+    page.wait_for_selector("body[data-step]")
+    assert page.url.startswith(base_url)
+
+
+def test_locomotive_werks_first_game_on_a_phone_with_two_bots(live_server_url, new_page):
+    screens = Screens("locomotive-werks")
+    ann = new_page(width=390, height=844)
+    code = create_game(ann, live_server_url, kind="locomotive-werks", name="Ann")
+    for _ in range(2):
+        ann.click("#add-bot")
+    ann.wait_for_selector("#seat-list li[data-seat='2']")
+    screens.check(ann, "waiting-room", axe=True)
+    ann.click("#start-game")
+    ann.wait_for_url(f"**/games/{code}/")
+    ann.wait_for_selector("#lw-actions")
+    screens.check(ann, "first-turn", axe=True)
+    taps = tap_until_the_end(ann, actions="#lw-actions", prefer=("develop",), screens=screens,
+                             moments={3: "early", 15: "round-report", 40: "later"})
+    assert taps > 5, "Ann played her turns"
+    the_ending(ann, seats=3, screens=screens, base_url=live_server_url)
+    assert not screens.problems, "\n".join(screens.problems)

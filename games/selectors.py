@@ -158,6 +158,10 @@ def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | No
         if seat is not None and game.status == Game.Status.ACTIVE
         else []
     )
+    if engine.takes_back and seat is not None:  # what this seat may take back now (games/takeback.py)
+        from .takeback import offer
+
+        payload["take_back"] = offer(game, seat)
     if game.status == Game.Status.FINISHED and engine.is_finished(game.state):
         payload["result"] = engine.result(game.state)  # the ending screen's ranking and scores (Engine.result)
     return payload

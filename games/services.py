@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from . import broadcast, hooks, jsontext, store
+from . import broadcast, hooks, jsontext, store, takeback
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .engines.specs import PLATFORM
@@ -339,6 +339,7 @@ def _command_apply(
             raise
         if won:
             _command_saved(game=game, state=state, finished=finished, now=now)
+            takeback.moved(game, seat=actor.seat, command=command, events=events)  # for the broadcast's take_back
             # ``game`` now carries the new state: the broadcast needs no second read. A clocked
             # game's seats changed with the turn (their turn_deadline): its summary too.
             transaction.on_commit(
@@ -379,6 +380,8 @@ def _command_move(
             from .undo import undo_plan
 
             state, events = undo_plan(game=game, actor=actor, command=command)
+        elif command.get("cmd") == "take-back" and engine.takes_back:
+            state, events = takeback.take_back_plan(game=game, actor=actor, command=command)
         else:
             state = game.state  # a fresh dict loaded from the database: apply may mutate it
             events = engine.apply(state, seat=actor.seat, command=command)
@@ -414,7 +417,7 @@ async def game_command_async(
                             expected_version=expected_version)
 
     game = None
-    if command.get("cmd") not in PLATFORM_COMMANDS | {"undo"} and actor.seat is not None:
+    if command.get("cmd") not in PLATFORM_COMMANDS | {"undo", "take-back"} and actor.seat is not None:
         game = store.game_recall(code=normalize_join_code(code))
     if game is None or not store.saves_on_loop(game):
         return await database_sync_to_async(in_thread)()
@@ -440,6 +443,7 @@ async def game_command_async(
     if not won:
         return await database_sync_to_async(in_thread)()
     _command_saved(game=game, state=state, finished=False, now=now)
+    takeback.moved(game, seat=actor.seat, command=command, events=events)  # the broadcast below reads no log
     _after_commit(game.pk, schedule_bots=False, game=game, summary=False)
     if _bot_to_move(game):  # bots read the game through the ORM: from the database thread
         from .bots import bots_schedule

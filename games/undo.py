@@ -13,9 +13,10 @@ from .selectors import Actor
 
 
 def effective_actions(actions: list[Action]) -> list[Action]:
-    """Commands that still count: not an undo, not undone."""
-    undone = {e["sequence"] for a in actions if a.command.get("cmd") == "undo" for e in a.events if e.get("type") == "undone"}
-    return [a for a in actions if a.sequence > 1 and a.command.get("cmd") != "undo" and a.sequence not in undone]
+    """Commands that still count: not an undo or a take-back (games/takeback.py), not undone."""
+    back = ("undo", "take-back")
+    undone = {e["sequence"] for a in actions if a.command.get("cmd") in back for e in a.events if e.get("type") == "undone"}
+    return [a for a in actions if a.sequence > 1 and a.command.get("cmd") not in back and a.sequence not in undone]
 
 
 def undo_plan(*, game: Game, actor: Actor, command: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

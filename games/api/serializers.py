@@ -200,6 +200,14 @@ class StateSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True)
     state = serializers.JSONField(allow_null=True)
     legal_commands = serializers.ListField(child=serializers.DictField())
+    take_back = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text=(
+            "Only for a seat of a title that takes back (games/takeback.py): `{sequence, cmd}` of the seat's own last "
+            "action that `take-back` would take back now, else null."
+        ),
+    )
     result = serializers.JSONField(
         required=False,
         help_text=(

@@ -155,10 +155,11 @@ class Engine:
 
     def command_specs(self) -> tuple[CommandSpec, ...]:
         """Every command a seat may send to this kind: the engine's own, and the platform's
-        ``undo`` when the engine has a ``turn_key``."""
+        ``undo`` when the engine has a ``turn_key`` and ``take-back`` when it ``takes_back``."""
+        back = (_specs.TAKE_BACK,) if self.takes_back else ()
         if type(self).turn_key is Engine.turn_key:
-            return tuple(self.commands)
-        return (*self.commands, _specs.UNDO)
+            return (*self.commands, *back)
+        return (*self.commands, _specs.UNDO, *back)
 
     @functools.cached_property
     def command_table(self) -> dict[str, CommandSpec]:
@@ -281,6 +282,10 @@ class Engine:
         return {"how": "", "columns": [], "ranking": ranking}
 
     # -- undo (optional) ---------------------------------------------------
+    # True: any seat may send ``take-back`` for its own last action that drew nothing hidden (no
+    # event marked ``"random": True``) until another seat acts (games/takeback.py).
+    takes_back: ClassVar[bool] = False
+
     def turn_key(self, state: State) -> Any:
         """A JSON value that changes whenever the turn passes on. Engines that return
         something other than None get the platform's ``undo`` command: it takes back

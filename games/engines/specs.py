@@ -398,6 +398,11 @@ SEAT_RETURN = CommandSpec(
     "no events when it was not away.",
 )
 PLATFORM = (GET_STATE, START, SEAT_RETURN)  # every kind takes these (games/services.py)
+TAKE_BACK = CommandSpec(
+    "take-back",
+    "Take back your own last action, even after ending your turn, until the next player acts; refused "
+    "(drew-hidden) when it drew something hidden, such as new offers (engines with takes_back; games/takeback.py).",
+)
 UNDO = CommandSpec(
     "undo",
     "Take back the last command of the current turn (its author or the host; never across the turn start).",

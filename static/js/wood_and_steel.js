@@ -12,8 +12,13 @@
   const plural = (n, word) => n + " " + word + (n === 1 || n === -1 ? "" : "s");
   const joinNames = (list) => (list.length <= 1 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1]);
   const PHASES = { ranking: "Choose starting routes", engines: "Place engines", play: "Play", auction: "Bankruptcy auction", finished: "Game over" };
-  const CONFIRM = new Set(["fulfill-contract", "discard-private-contract", "claim-market-contract", "acquire-railroad", "buy-engine", "buy-upgrade", "borrow", "repay-debt", "end-turn", "end-round", "sell-track", "go-first", "pass-action", "undo"]);
-  let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], tab = "turn", version = 0;
+  const TAKE_BACK_WORDS = { "build-track": "my build", "fulfill-contract": "my delivery", "end-turn": "ending my turn", "end-round": "ending the round",
+    "borrow": "my loan", "repay-debt": "my repayment", "buy-engine": "my engine purchase", "buy-upgrade": "my upgrade", "acquire-railroad": "my merger",
+    "claim-market-contract": "my market claim", "claim-connection-bonus": "my connection bonus", "go-first": "going first", "pass-action": "my pass",
+    "choose-offer": "my choice of offer", "place-engine": "my engine placement", "sell-track": "my track sale", "bid": "my bid", "pass-bid": "my pass" };
+  let takeBack = null;  // payload.take_back: {sequence, cmd} of my own last action I may take back, or null
+  const CONFIRM = new Set(["take-back", "fulfill-contract", "discard-private-contract", "claim-market-contract", "acquire-railroad", "buy-engine", "buy-upgrade", "borrow", "repay-debt", "end-turn", "end-round", "sell-track", "go-first", "pass-action", "undo"]);
+  let view = null, ctx = null, board = null, lastSeq = 0, ranking = [], version = 0;
   const shown = (slug) => (view && view.names && view.names[slug]) || slug;  // the engine's display name
   let undoConfirmAt = null;  // the version at which the server asked the host to confirm an undo
   const names = () => Object.fromEntries((view ? view.players : []).map((p) => [p.seat, p.name]));
@@ -180,8 +185,12 @@
       if (label[cmd]) out.push(chooser(label[cmd][0], cmds, label[cmd][1]));
       else for (const c of cmds) out.push(actionButton({ "go-first": "Go first next round", "pass-action": "Pass an action", "end-turn": "End my turn", "end-round": "End the round", "pass-bid": "Pass" }[cmd] || cmd, c, { primary: cmd === "end-turn" }));
     }
-    const myTurn = view.phase === "play" && view.current_seat === view.viewer && view.viewer !== null;
-    if (myTurn || (ctx.host && view.phase === "play")) out.push(actionButton("Undo my last move", { cmd: "undo" }, { confirmLabel: "Tap again to undo" }));
+    // Take back my own last action (payload.take_back: the server offers it only when it would
+    // accept it: nothing hidden drawn, nobody else has acted since), even once my turn is over.
+    if (takeBack) out.push(actionButton("Take back " + (TAKE_BACK_WORDS[takeBack.cmd] || "my last action (" + String(takeBack.cmd).replace(/-/g, " ") + ")"),
+      { cmd: "take-back" }, { confirmLabel: "Tap again to take it back" }));
+    // The host may still undo anyone's last move of this turn, even a random draw (confirmed).
+    if (ctx.host && view.phase === "play") out.push(actionButton("Undo the last move (host)", { cmd: "undo" }, { confirmLabel: "Tap again to undo" }));
     card.hidden = out.length === 0;
     const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
     $("ws-actions-note").textContent = me && me.turn_actions ? "(" + me.turn_actions.length + " of 2 actions used)" : "";
@@ -477,7 +486,6 @@
 
   // ---- tabs -------------------------------------------------------------------------------
   function showTab(name) {
-    tab = name;
     for (const b of document.querySelectorAll(".ws-tabs [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
     for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== name;
   }
@@ -507,6 +515,7 @@
       if (!view) return;
       if (!board) loadBoard(ctx.code);
       const legal = payload.legal_commands || [];
+      takeBack = ctx.readOnly ? null : payload.take_back || null;
       $("version").textContent = payload.version;
       version = payload.version;
       if (undoConfirmAt !== null && undoConfirmAt !== version) hideUndoConfirm();  // the game moved on: that undo is stale

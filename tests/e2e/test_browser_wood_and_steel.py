@@ -89,7 +89,8 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     assert "goes first" in phones[0].inner_text("#ws-feed")
     phones[0].screenshot(path=str(SHOTS / "ws-phone-start.png"), full_page=True)
 
-    # A player borrows, then undoes it from the phone.
+    # A player borrows and ends the turn, then takes both back from the phone, without the host
+    # (the table screen), while the next player has not acted: "Take back" on their phone only.
     mover = next(p for p in phones if p.evaluate("document.body.dataset.myTurn") == "true")
     before = mover.inner_text("#ws-me")
     start_version = version(mover)
@@ -98,11 +99,26 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     two_tap(mover, ".ws-chooser[data-cmd=borrow] button")
     wait_version(mover, start_version + 1)
     assert "debt $5,000" in mover.inner_text("#ws-me")
-    two_tap(mover, "button[data-cmd=undo]")
+    assert mover.inner_text("button[data-cmd=take-back]") == "Take back my loan"
+    two_tap(mover, "button[data-cmd=end-turn]")
     wait_version(mover, start_version + 2)
+    assert mover.evaluate("document.body.dataset.myTurn") == "false"
+    mover.wait_for_selector("button[data-cmd=take-back]")
+    assert mover.inner_text("button[data-cmd=take-back]") == "Take back ending my turn"
+    for phone in phones:
+        wait_version(phone, start_version + 2)
+        if phone is not mover:
+            assert phone.locator("button[data-cmd=take-back], button[data-cmd=undo]").count() == 0
+    mover.screenshot(path=str(SHOTS / "ws-take-back.png"), full_page=False)
+    two_tap(mover, "button[data-cmd=take-back]")
+    wait_version(mover, start_version + 3)
+    assert mover.evaluate("document.body.dataset.myTurn") == "true"
+    mover.wait_for_selector("button[data-cmd=take-back]:text('Take back my loan')")
+    two_tap(mover, "button[data-cmd=take-back]")
+    wait_version(mover, start_version + 4)
     assert mover.inner_text("#ws-me") == before
-    mover.wait_for_function("document.querySelector('#ws-feed').innerText.includes('move was undone')")
-    assert mover.locator("#ws-feed li.ev-undone").count() == 1, "each event appears once in the feed"
+    mover.wait_for_function("document.querySelectorAll('#ws-feed li.ev-undone').length === 2")
+    assert "move was undone (borrow)" in mover.inner_text("#ws-feed")
 
     # Several rounds: whoever's turn it is takes an offer if dealt one, then ends the turn.
     target_round = 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from ..base import Command, Engine, Event, Option, RulesError, State, places, require
 from ..rng import Rng, seed_state
@@ -282,6 +282,10 @@ class WoodAndSteelEngine(Engine):
 
     def turn_key(self, state: State) -> Any:
         return turn_key(state)
+
+    # A player takes back their own last action that drew nothing hidden, until the next player
+    # acts (games/takeback.py); every draw's event is marked "random" (README, "Take back").
+    takes_back: ClassVar[bool] = True
 
     # -- options -----------------------------------------------------------
     def normalize_options(self, options: dict[str, Any] | None, *, stored: bool = False) -> dict[str, Any]:

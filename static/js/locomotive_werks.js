@@ -65,6 +65,46 @@
     }
   }
 
+  /* ---- what each term and mark means: a title on a laptop, a tap on a phone, and the legend ---- */
+  const TERMS = {
+    cost: ["cost", "Development cost: the coins you pay once to develop this locomotive type and take one of its cards."],
+    prod: ["prod", "Production cost: the coins for each production unit you buy for this type (a unit makes one locomotive a round)."],
+    inc: ["inc", "Income: the coins you earn for each locomotive of this type you sell in the production phase."],
+    initial: ["initial", "Initial order: a die on a type nobody has developed yet. Whoever develops it first turns it into an existing order."],
+    orders: ["orders", "Existing orders: dice of demand. In production every player sells to one die: as many locomotives as the die shows, at most their units."],
+    customers: ["customers", "Customer base: dice of orders already filled. In the market phase they are rolled again and become new orders."],
+    units: ["units", "Production units: how many locomotives of a type you make each round; one card never sells more than 6."],
+    cards: ["cards left", "Cards left: how many more players can still develop this type."],
+  };
+  // A term: its word, underlined; hover shows the title, a tap (or Enter) shows the sentence under
+  // the term's box (.lw-tip), a second tap hides it.
+  const term = (key, shown) => el("span", { class: "lw-term", role: "button", tabindex: "0", "data-term": key, title: TERMS[key][1], "aria-expanded": "false" }, shown || TERMS[key][0]);
+  function toggleTip(target) {
+    const box = target.closest(".lw-space, .lw-player, .lw-option, .card") || target.parentElement;
+    const old = box.querySelector(":scope > .lw-tip");
+    const same = old && old.dataset.term === target.dataset.term;
+    document.querySelectorAll(".lw-term[aria-expanded=true]").forEach((t) => t.setAttribute("aria-expanded", "false"));
+    if (old) old.remove();
+    if (same) return;
+    target.setAttribute("aria-expanded", "true");
+    box.append(el("p", { class: "lw-tip", role: "note", "data-term": target.dataset.term }, TERMS[target.dataset.term][1]));
+  }
+  document.addEventListener("click", (ev) => { const t = ev.target.closest && ev.target.closest(".lw-term"); if (t) toggleTip(t); });
+  document.addEventListener("keydown", (ev) => {
+    const t = ev.target.closest && ev.target.closest(".lw-term");
+    if (t && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); toggleTip(t); }
+  });
+  /* The legend under the board: every term once (open on a laptop, a tap away on a phone). */
+  function renderLegend() {
+    const box = $("lw-legend");
+    if (!box || box.dataset.drawn) return;
+    box.dataset.drawn = "1";
+    box.open = window.matchMedia("(min-width: 720px)").matches;
+    box.append(el("dl", { class: "lw-legend-list" }, ...Object.values(TERMS).flatMap(([word, says]) => [el("dt", {}, word), el("dd", {}, says)]),
+      el("dt", {}, "colours"), el("dd", {}, "Green passenger, red fast, yellow freight and blue special locomotives: each colour's generations I to V compete for the same buyers."),
+      el("dt", {}, "gold edge"), el("dd", {}, "A type that can be developed now.")));
+  }
+
   function renderSpace(s) {
     const boxes = (values, capacity, cls) => {
       const out = (values || []).map((v) => die(v, cls));
@@ -74,11 +114,11 @@
     const left = s.cards_left ? plural(s.cards_left, "card") + " left" : "no cards left";
     return el("div", { class: "lw-space lw-" + s.color + (s.obsolete ? " obsolete" : "") + (s.developable ? " open" : ""), "data-space": s.space },
       el("div", { class: "lw-space-head" }, el("b", {}, s.locomotive + " " + roman(s.generation)), el("span", { class: "muted" }, "#" + text(s.space))),
-      el("div", { class: "lw-stats" }, "cost " + text(s.cost) + " · prod " + text(s.production) + " · inc " + text(s.income)),
-      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "initial"), s.initial_order !== null ? die(s.initial_order, "initial") : die(null, "empty")),
-      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "orders"), boxes(s.existing_orders, s.boxes, "order")),
-      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, "customers"), boxes(s.customer_base, s.boxes, "customer")),
-      el("div", { class: "lw-stats muted" }, left + (s.obsolete ? " · obsolete" : "")));
+      el("div", { class: "lw-stats" }, term("cost"), " " + text(s.cost) + " · ", term("prod"), " " + text(s.production) + " · ", term("inc"), " " + text(s.income)),
+      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, term("initial")), s.initial_order !== null ? die(s.initial_order, "initial") : die(null, "empty")),
+      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, term("orders")), boxes(s.existing_orders, s.boxes, "order")),
+      el("div", { class: "lw-row" }, el("span", { class: "lbl" }, term("customers")), boxes(s.customer_base, s.boxes, "customer")),
+      el("div", { class: "lw-stats muted" }, s.cards_left ? term("cards", left) : left, s.obsolete ? " · obsolete" : ""));
   }
 
   function renderPlayers(view) {
@@ -88,7 +128,7 @@
       return el("div", { class: "lw-player" + (seat === view.active_seat ? " active" : "") + (seat === view.you ? " me" : ""), "data-seat": seat },
         el("div", { class: "row between" }, el("b", {}, (i + 1) + ". " + text(p.name, who(seat)) + (seat === view.you ? " (you)" : "")), el("span", { class: "coins" }, coins(p.coins))),
         el("div", { class: "lw-cards" }, p.cards.length ? p.cards.map((c) => el("span", { class: "lw-card lw-" + ((spaces[c.space] || {}).color || "none"), title: "production cost " + text(c.production) + ", income " + text(c.income) },
-          el("span", { class: "lw-name" }, spaceName(c.space)), " · " + units(c.units))) : el("span", { class: "muted" }, "no locomotives yet")));
+          el("span", { class: "lw-name" }, spaceName(c.space)), " · ", term("units", units(c.units)))) : el("span", { class: "muted" }, "no locomotives yet")));
     });
   }
 
@@ -97,6 +137,14 @@
    * price is on it, and it is enabled only when the entry has no reason and the server listed
    * the command as legal (payload.legal_commands: empty while the game is paused). */
   const key = Junction.commandKey;
+  // What each kind of action does, in a sentence (said once above its first control, and its title).
+  const DOES = {
+    "develop": "Develop: pay the cost once to take a card of a new locomotive type; you can then buy units to make it.",
+    "pass-development": "Pass: develop nothing this round and keep your coins.",
+    "buy-units": "Buy units: each unit makes one locomotive of that type a round, sold in production for its income.",
+    "shift-units": "Shift units: move units from an older type to a newer one, paying only the difference in production cost.",
+    "pass-capacity": "Done: end your turn. When everyone is done, production, tax, the new turn order and the market run by themselves.",
+  };
   let failed = null;  // {key, message, version}: an error shown beside its control, kept over a redraw
 
   function blockedBy(entry, legal, status) {
@@ -149,6 +197,13 @@
         groups.get(g).push(entry);
       } else out.push(entry);
     }
+    const told = new Set();  // what a kind of action does: said once, under its first control
+    const does = (cmd) => {
+      const key = cmd === "pass" ? "pass-" + view.phase : cmd;
+      if (told.has(key) || !DOES[key]) return null;
+      told.add(key);
+      return el("p", { class: "lw-does muted" }, DOES[key]);
+    };
     return out.map((item) => {
       if (typeof item !== "string") {
         const c = item.command;
@@ -156,9 +211,10 @@
           : c.cmd === "pass" ? (view.phase === "development" ? "Pass: develop nothing" : "Done: end my turn")
           : priced(c.cmd, item.price);
         const [why, whyId] = reasonFor(item.blocked);
+        const doesKey = c.cmd === "pass" ? "pass-" + view.phase : c.cmd;
         const button = el("button", { type: "button", class: c.cmd === "develop" ? "primary" : null, "data-cmd": c.cmd, "data-key": key(c),
-          disabled: !!item.blocked, "aria-describedby": whyId, onclick: (ev) => send(c, ev.currentTarget) }, label);
-        return el("div", { class: "lw-option", "data-cmd": c.cmd }, button, why);
+          disabled: !!item.blocked, "aria-describedby": whyId, title: DOES[doesKey] || null, onclick: (ev) => send(c, ev.currentTarget) }, label);
+        return el("div", { class: "lw-option", "data-cmd": c.cmd }, does(c.cmd), button, why);
       }
       const options = groups.get(item);
       const first = options[0].command;
@@ -181,8 +237,9 @@
       select.addEventListener("change", () => { Junction.showError($("play-error"), ""); update(); });
       button.addEventListener("click", () => send((options[Number(select.value)] || options[0]).command, button));
       update();
+      button.title = DOES[first.cmd];
       return el("div", { class: "lw-option lw-count", "data-cmd": first.cmd, "data-group": item },
-        el("label", { for: selectId }, title), el("div", { class: "row" }, select, button), holder);
+        does(first.cmd), el("label", { for: selectId }, title), el("div", { class: "row" }, select, button), holder);
     });
   }
 
@@ -249,6 +306,7 @@
       }
       $("lw-players").replaceChildren(...renderPlayers(view));
       $("lw-board").replaceChildren(...view.spaces.map(renderSpace));
+      renderLegend();
       const report = view.last_round;
       $("lw-report-title").textContent = report ? "What happened in round " + text(report.round) : "Last round";
       $("lw-report").replaceChildren(...(report ? report.events.map((e) => el("li", { class: "ev-" + e.type }, describe(e))) : [el("li", { class: "muted" }, "Selling, tax, turn order and the market run automatically after the capacity phase; they are explained here.")]));

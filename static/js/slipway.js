@@ -836,12 +836,44 @@
   }
 
   // ---- render --------------------------------------------------------------------------------------
-  function turnText(view) {
+  const orList = new Intl.ListFormat("en", { type: "disjunction" });
+  /* What the player on turn can do now, in words, from the payload's legal commands (grouped by command,
+   * in the order a turn goes): "Your turn: rent a canal tile, pay 6 coins for a bonus action, or end your turn." */
+  function nextWords(view, legalCommands) {
+    const by = {};
+    for (const c of legalCommands) (by[c.cmd] || (by[c.cmd] = [])).push(c);
+    const n = (cmd) => (by[cmd] || []).length;
+    const final = view.phase === "final-build";
+    const out = [];
+    if (n("discard-contract")) out.push("discard one of your " + plural(n("discard-contract"), "contract"));
+    if (n("choose")) out.push("choose an action for your " + (view.phase === "final-action" ? "final action" : "cube") + " (" + orList.format(by.choose.map((c) => ACTION_NAMES[c.action])) + ")");
+    if (n("build")) out.push(final ? "complete a ship with one tile" : "build ships");
+    if (n("rent-canal")) out.push("rent a canal tile");
+    if (n("buy-commodity")) out.push("buy a commodity tile");
+    if (n("manufacture")) out.push("manufacture equipment");
+    if (n("recruit")) out.push("recruit crew");
+    if (n("hire")) out.push("hire an employee");
+    if (n("exchange")) out.push("exchange a commodity tile");
+    if (n("subsidy")) out.push("take the subsidy of " + coins(content ? content.setup.subsidy : 2));
+    if (n("bonus")) out.push("pay " + coins(content ? content.setup.bonus_cost : 6) + " for a bonus action");
+    const slots = new Set([...(by.outfit || []), ...(by.cruise || [])].map((c) => c.slot));
+    if (n("outfit")) out.push("put items on board your completed ship" + (slots.size > 1 ? "s" : ""));
+    if (n("cruise")) out.push("send " + (slots.size > 1 ? "a ship" : "your ship") + " on its cruise");
+    if (n("pass")) out.push("build nothing");
+    if (n("end-turn")) out.push("end your turn");
+    return out;
+  }
+  function turnText(view, payload) {
     if (view.finished) return view.winners && view.winners.length ? andList.format(view.winners.map(who)) + (view.winners.length > 1 ? " share first place." : " won.") : "";
     const turn = view.turn || {};
-    const mine = view.active_seat === view.you;
-    const stage = { discard: "discard a contract", choose: "choose an action", act: "act", launch: "launch ships", "final-build": "the final build" }[turn.stage] || text(turn.stage);
-    return (mine ? "Your turn: " : who(view.active_seat) + "'s turn: ") + stage + (turn.main ? " (" + ACTION_NAMES[turn.main] + (turn.bonus ? " + bonus " + ACTION_NAMES[turn.bonus] : "") + ")" : "") + ".";
+    if (view.active_seat === view.you && view.you !== null && view.you !== undefined && !(last && last.ctx.readOnly)) {
+      if (payload.status && payload.status !== "active" && Junction.STATUS_REASONS[payload.status]) return "Your turn, but " + Junction.STATUS_REASONS[payload.status].replace(/^./, (c) => c.toLowerCase());
+      const can = nextWords(view, payload.legal_commands || []);
+      return can.length ? "Your turn: you can " + orList.format(can) + "." : "Your turn.";
+    }
+    const doing = { discard: "discarding a contract", choose: "choosing an action", act: "performing " + (ACTION_NAMES[turn.main] || "an action") + (turn.bonus ? " and a bonus " + ACTION_NAMES[turn.bonus] : ""),
+      launch: "sending ships on their cruise", "final-build": "making the final build" }[turn.stage];
+    return who(view.active_seat) + "'s turn" + (doing ? ": " + doing : "") + ".";
   }
   let feed = null;
   function redraw() { if (last) draw(last.payload, last.ctx); }
@@ -857,7 +889,7 @@
     $("version").textContent = text(payload.version);
     $("sw-heading").textContent = PHASES[view.phase] || text(view.phase);
     const turnLine = $("sw-turn");
-    turnLine.textContent = turnText(view);
+    turnLine.textContent = turnText(view, payload);
     turnLine.classList.toggle("mine", view.active_seat === view.you && !view.finished);
     renderScores(view, payload);
     // The ending says "Game over" and who won once: the heading is the title's then, the turn line empty.

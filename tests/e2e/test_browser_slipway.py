@@ -276,12 +276,15 @@ def content() -> dict:
 # Every state of a whole game drawn for the seat on turn: no script error, no missing value shown, and a
 # control to use (or a refused one saying why) in every stage of every phase.
 FORBIDDEN = r"\b(null|undefined|NaN)\b|\[object Object\]"
+TURN_WORDS = {"end-turn": "end your turn", "bonus": "for a bonus action", "discard-contract": "discard one of your",
+              "choose": "choose an action", "pass": "build nothing", "rent-canal": "rent a canal tile", "hire": "hire an employee"}
 RAW_XY = r"\(-?\d+, ?-?\d+\)"  # a grid cell's coordinates: places are named, never numbered
 DRAW_FOR = """([payload]) => {
   window.JunctionPlay.render(payload, window.JunctionRoom);
   return new Promise((resolve) => {
     const wait = () => (document.body.dataset.drawn === String(payload.version) ? resolve({
       text: document.getElementById("sw").innerText,
+      turn: document.getElementById("sw-turn").innerText,
       enabled: document.querySelectorAll("#sw-actions button:enabled").length,
       refused: [...document.querySelectorAll("#sw-actions button:disabled")].filter((b) => !b.getAttribute("aria-describedby")).map((b) => b.textContent),
       stage: payload.state.turn ? payload.state.turn.stage : "over",
@@ -325,6 +328,10 @@ def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_
         assert not re.search(RAW_XY, shown["text"]), (step, re.search(RAW_XY, shown["text"]).group(0))
         assert shown["enabled"] >= 1, (step, shown["stage"])
         assert not shown["refused"], (step, shown["refused"])  # a refused control always says why
+        # The turn line says in words what the player can do next, from the legal commands.
+        assert shown["turn"].startswith("Your turn: you can "), (step, shown["turn"])
+        for cmd, words in TURN_WORDS.items():
+            assert (words in shown["turn"]) == any(c["cmd"] == cmd for c in legal), (step, cmd, shown["turn"])
         command = ENGINE.bot_command(game, seat=seat, bot="random", rng=rng)
         ENGINE.apply(game, seat=seat, command=command)
     assert ENGINE.is_finished(game)

@@ -73,6 +73,18 @@ def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
     report = ann.inner_text("#lw-report")
     assert "What happened in round 2" in ann.inner_text("#lw-report-title")
     assert "tax" in report and "New turn order" in report and "Market for passenger locomotives" in report
+    # The whole report is on the page, no box that scrolls inside it (a phone cut it mid-sentence).
+    assert ann.evaluate("(() => { const r = document.getElementById('lw-report'); return r.scrollHeight <= r.clientHeight + 1; })()")
+    # Every term on the board says what it means: a title to hover, a sentence on a tap, and the legend.
+    for word in ("cost", "prod", "inc", "initial", "orders", "customers"):
+        assert ann.locator(f"#lw-board .lw-term[data-term={word}]").first.get_attribute("title")
+    ann.locator("#lw-board .lw-space[data-space='1'] .lw-term[data-term=customers]").click()
+    tip = ann.inner_text("#lw-board .lw-space[data-space='1'] .lw-tip")
+    assert tip.startswith("Customer base:"), tip
+    ann.locator("#lw-board .lw-space[data-space='1'] .lw-term[data-term=customers]").click()  # a second tap hides it
+    assert ann.locator("#lw-board .lw-tip").count() == 0
+    ann.click("#lw-legend summary")
+    assert "Production cost" in ann.inner_text("#lw-legend") and "Existing orders" in ann.inner_text("#lw-legend")
     watcher.wait_for_function(f"document.body.dataset.version === '{ann.evaluate('document.body.dataset.version')}'")
     assert watcher.inner_text("#lw-heading") == ann.inner_text("#lw-heading")
     assert watcher.locator("#lw-actions button").count() == 0

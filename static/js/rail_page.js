@@ -213,12 +213,14 @@ Junction.RailPage = (() => {
   const orList = new Intl.ListFormat("en", { type: "disjunction" });
   /* "Your turn: build up to $20 of track, upgrade your train ($20) or end your turn." from the commands
    * the rules allow this seat now (payload.legal_commands), one phrase per kind of command, in `order`
-   * (then any other kind). phrase(cmd, commands) words a kind (null: left out). "" when none is allowed. */
+   * (then any other kind). phrase(cmd, commands, allowed) words a kind (null: left out; `allowed`: every kind
+ * allowed now). "" when none is allowed. */
   function nextSteps(payload, order, phrase) {
     const by = new Map();
     for (const c of payload.legal_commands || []) { if (!by.has(c.cmd)) by.set(c.cmd, []); by.get(c.cmd).push(c); }
     const kinds = order.filter((cmd) => by.has(cmd)).concat([...by.keys()].filter((cmd) => !order.includes(cmd)));
-    const parts = kinds.map((cmd) => phrase(cmd, by.get(cmd))).filter(Boolean);
+    const allowed = new Set(by.keys());
+    const parts = kinds.map((cmd) => phrase(cmd, by.get(cmd), allowed)).filter(Boolean);
     return parts.length ? "Your turn: " + orList.format(parts) + "." : "";
   }
   /* "Dairy", "Dairy or Wool": distinct names, in the order given. */

@@ -506,7 +506,7 @@
   }
   /* What the player may do next, one phrase per kind of command the rules allow now (the turn line). */
   const STEP_ORDER = ["discard-cards", "deliver", "pick-up", "drop", "place-train", "move", "build", "upgrade", "discard-hand", "end-turn"];
-  function stepWords(cmd, list, view, me) {
+  function stepWords(cmd, list, view, me, allowed) {
     const { either } = Junction.RailPage;
     switch (cmd) {
       case "discard-cards": return "discard " + text(me.must_discard) + " of your starting order cards (choose them below)";
@@ -524,7 +524,8 @@
       case "build": return "build up to " + dollars(view.turn.build_left) + " of track" + (view.phase === "build" ? "" : " this turn");
       case "upgrade": return "upgrade your train (" + dollars(((view.listing || []).find((e) => e.command.cmd === "upgrade") || {}).price || 0) + ")";
       case "discard-hand": return "swap all your order cards for new ones (ends your turn)";
-      case "end-turn": return "end your turn";
+      case "end-turn":  // in a turn's building part with no section left to afford: say why building is gone
+        return !allowed.has("build") && (view.phase === "build" || view.stage === "build") ? "end your turn (nothing more to build this turn: " + dollars(view.turn.build_left) + " left)" : "end your turn";
       default: return null;  // the colour, undo: not a step of the turn
     }
   }
@@ -538,7 +539,7 @@
     if (ctx.readOnly) return who(view.active_seat) + "'s turn.";
     if (view.active_seat !== view.you || view.you === null || view.you === undefined) return "Waiting for " + who(view.active_seat) + "…";
     const me = view.players.find((p) => p.seat === view.you);
-    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list) => stepWords(cmd, list, view, me));
+    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list, allowed) => stepWords(cmd, list, view, me, allowed));
     if (steps) return steps;
     if (view.stage === "discard") return "Your turn: first discard " + text(me.must_discard) + " of your " + plural(me.hand.length, "order card") + ".";
     if (view.phase === "build") return "Your turn: build up to " + dollars(view.turn.build_left) + " of track (or upgrade your train), then end your turn.";

@@ -704,7 +704,7 @@
   /* What the player may do next, one phrase per kind of command the rules allow now (the turn line). */
   const STEP_ORDER = ["keep-foreman", "choose-ship", "choose-load-to-lose", "deliver", "pick-up", "drop", "place-train", "move", "board-ship", "sail",
     "build", "upgrade", "hire-foreman", "discard-hand", "end-turn"];
-  function stepWords(cmd, list, view, me) {
+  function stepWords(cmd, list, view, me, allowed) {
     const { either } = Junction.RailPage;
     switch (cmd) {
       case "keep-foreman":
@@ -726,7 +726,8 @@
       case "upgrade": return "upgrade your loco";
       case "hire-foreman": return "hire a foreman";
       case "discard-hand": return "swap all your demand cards for new ones (ends your turn)";
-      case "end-turn": return "end your turn";
+      case "end-turn":  // in a turn's spending part with no section left to afford: say why building is gone
+        return !allowed.has("build") && (view.phase === "build" || view.stage === "build") ? "end your turn (nothing more to build this turn: " + gold(view.turn.budget_left) + " left)" : "end your turn";
       default: return null;
     }
   }
@@ -748,7 +749,7 @@
       if (view.hire) return "Waiting for " + who(view.active_seat) + " to choose between two foremen…";
       return "Waiting for " + who(view.active_seat) + "…";
     }
-    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list) => stepWords(cmd, list, view, me));
+    const steps = Junction.RailPage.nextSteps(payload, STEP_ORDER, (cmd, list, allowed) => stepWords(cmd, list, view, me, allowed));
     if (steps) return steps;
     if (view.phase === "draft") return "Your turn: keep one of the foremen dealt to you.";
     if (view.hire) return "Your turn: keep the foreman you drew, or the one you have.";

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from games.engines.registry import get_engine
@@ -175,8 +177,10 @@ def test_a_laptop_and_two_phones_build_place_trains_and_deliver_by_tapping(live_
         page.wait_for_function(f"Number(document.body.dataset.version) >= {game.version}")
         command = engine.bot_command(state, seat=seat, bot="planner", rng=random.Random(turn_commands))
         if state["phase"] == "build":
-            # The build rounds: only building (and upgrading) is offered, and the turn line says so.
-            assert page.inner_text("#rr-turn").startswith("Your turn: build up to $")
+            # The build rounds: only building (and upgrading) is offered, and the turn line says so (or,
+            # with no section left to afford, that the turn's building is done).
+            line = page.inner_text("#rr-turn")
+            assert re.match(r"Your turn: (build up to \$\d+ of track|end your turn \(nothing more to build this turn: \$\d+ left\))", line), line
             assert command["cmd"] in ("build", "upgrade", "end-turn")
         act(page, command, facts)
         if command["cmd"] == "place-train":
@@ -229,3 +233,123 @@ def test_a_laptop_and_two_phones_build_place_trains_and_deliver_by_tapping(live_
     replay.goto(f"{live_server_url}/games/{code}/replay?step={middle}")
     replay.wait_for_function(f"document.body.dataset.step === '{middle}' && document.querySelector('#rp-action').textContent.length > 0")
     assert not re.search(r"\bseat \d", replay.inner_text("#rp-action")), replay.inner_text("#rp-action")
+
+
+# -- a first game's words: what to do, what the marks mean, how it ended (issue 34) -----------------------
+
+COORDS = re.compile(r"\b\d+,\d+,\d+\b|\(\s*\d+\s*,\s*\d+\s*(,\s*\d+\s*)?\)")  # "0,12,7", "(12, 7)"
+
+
+def bot_table(url: str, *, options: dict, bots: int = 1) -> tuple[str, str]:
+    """A game made over HTTP: Ann in seat 0 and planner bots in the other seats, started; (code, Ann's token)."""
+    created = httpx.post(f"{url}/api/games", json={"kind": KIND, "name": "Ann", "options": options}).json()
+    host = {"Authorization": f"Bearer {created['host_token']}"}
+    for name in ("Bo", "Cy")[:bots]:
+        assert httpx.post(f"{url}/api/games/{created['code']}/seats", json={"bot": "planner", "name": name}, headers=host).status_code < 300
+    assert httpx.post(f"{url}/api/games/{created['code']}/start", headers=host).status_code == 200
+    return created["code"], created["token"]
+
+
+def seat_page(new_page, url: str, code: str, token: str, width: int, height: int):
+    page = new_page(width=width, height=height)
+    tokens = json.dumps(json.dumps({code: {"token": token, "seat": 0}}))
+    page.context.add_init_script(f"localStorage.setItem('junction.tokens', {tokens})")
+    page.goto(f"{url}/games/{code}/")
+    page.wait_for_selector("#rr-map svg")
+    return page
+
+
+def ann_on_turn(code: str, deadline_s: float = 60) -> dict:
+    """The state once it is Ann's turn (the bots play theirs at once), waiting with a pause and a deadline."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        game = Game.objects.get(code=code)
+        if game.status != "active" or game.state["active"] == 0:
+            return game.state
+        time.sleep(0.2)
+    raise AssertionError("Ann's turn did not come")
+
+
+def test_a_first_game_says_what_to_do_what_each_mark_means_and_how_it_ended(live_server_url, new_page):
+    code, token = bot_table(live_server_url, options={"round_limit": 1})
+    state = ann_on_turn(code)
+    engine = get_engine(KIND)
+    helps = {c.name: c.help for c in engine.commands}
+    phone = seat_page(new_page, live_server_url, code, token, 390, 844)
+
+    # The turn line: what the rules allow now, in words.
+    phone.wait_for_function("document.querySelector('#rr-turn').textContent.startsWith('Your turn')")
+    legal = {c["cmd"] for c in engine.legal_commands(state, seat=0)}
+    assert legal == {"build", "end-turn"}
+    assert phone.inner_text("#rr-turn") == "Your turn: build up to $20 of track or end your turn."
+
+    # The legend: closed on a phone; every mark the map draws, with the map's own pieces and prices.
+    legend = phone.locator("#rr-legend")
+    assert legend.is_visible() and legend.get_attribute("open") is None
+    phone.click("#rr-legend > summary")
+    marks = phone.evaluate("() => Object.fromEntries([...document.querySelectorAll('#rr-legend li')].map((li) => [li.dataset.mark, li.textContent]))")
+    drawn = phone.evaluate("() => [...document.querySelectorAll('#rr-map .rm-terrain')].map((p) => p.dataset.terrain)")
+    for terrain in drawn:
+        assert f"terrain-{terrain}" in marks, terrain
+    assert marks["terrain-clear"].endswith("$1 to build to") and marks["terrain-mountain"].endswith("$2 to build to")
+    assert marks["major"].endswith("$5 to build to") and marks["crossing-river"] == "River: + $2 to build across"
+    assert {k for k in marks if k.startswith("track-")} == {f"track-{p['seat']}-{h}" for p, h in zip(
+        state["players"], (engine.content()["colors"][p["color"]] for p in state["players"]), strict=True)}
+    assert phone.locator("#rr-legend li[data-mark=major] svg .rm-major").count() == 1  # the map's own class
+    assert phone.locator("#rr-legend li[data-mark=train] svg .rm-train-body").count() == 1
+
+    # Every option says what it does: its title, and a "?" that shows the engine's words on a tap.
+    end_turn = phone.locator("#rr-actions .rr-option[data-cmd=end-turn]")
+    assert end_turn.locator("button[data-cmd=end-turn]").get_attribute("title") == helps["end-turn"]
+    toggle = end_turn.locator(".rp-help-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert end_turn.locator(".rp-help").inner_text() == helps["end-turn"]
+    phone.click("#rr-hand-title .rp-help-toggle")
+    assert "order card" in phone.inner_text("#rr-hand-card .rp-help")
+
+    box = phone.locator("#rr-map").bounding_box()
+    # The whole map fits its box: the box takes the map's height, and no shown label is cut at an edge.
+    tall = box["height"]
+    phone.click("#rr-map .rm-fit")
+    fitted = phone.locator("#rr-map").bounding_box()
+    assert fitted["height"] < tall * 0.7
+    svg = phone.locator("#rr-map svg.rm-svg").bounding_box()
+    cut = phone.evaluate("""(s) => [...document.querySelectorAll('#rr-map .rm-label')].filter((t) => getComputedStyle(t).display !== 'none')
+        .map((t) => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.left < s.x - 0.5 || r.right > s.x + s.width + 0.5
+        || r.top < s.y - 0.5 || r.bottom > s.y + s.height + 0.5).map(([n]) => n)""", svg)
+    assert cut == []
+    phone.screenshot(path=str(SHOTS / "rr-first-turn-390.png"), full_page=True)
+
+    # Ann ends her turns; the bots play theirs; the round limit ends the game.
+    for _ in range(20):
+        state = ann_on_turn(code)
+        if Game.objects.get(code=code).status != "active":
+            break
+        assert httpx.post(f"{live_server_url}/api/games/{code}/commands", json={"cmd": "end-turn"},
+                          headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    game = Game.objects.get(code=code)
+    assert game.status == "finished" and game.state["end_reason"] == "round-limit"
+    result = engine.result(game.state)
+    for width, height in ((390, 844), (1280, 800)):
+        page = seat_page(new_page, live_server_url, code, token, width, height)
+        page.wait_for_selector("#rr-winner .ending")
+        rows = page.eval_on_selector_all("#rr-winner .ending-row", "rows => rows.map((r) => [Number(r.dataset.seat), r.textContent])")
+        assert [seat for seat, _ in rows] == [r["seat"] for r in result["ranking"]]
+        for (_, words), row in zip(rows, result["ranking"], strict=True):
+            assert f"Major cities {row['parts'][0]['value']}" in words and f"Cash {row['parts'][1]['value']}" in words
+        assert page.inner_text("#rr-winner .ending-how") == result["how"]
+        body = page.inner_text("body")
+        assert body.count("Game over") == 1, body
+        assert page.locator("#rr-turn").is_hidden() and page.locator("#rr-goal").is_hidden()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert (page.locator("#rr-legend").get_attribute("open") is not None) == (width >= 1000)
+        # A tap names the place, never its coordinates.
+        for fx, fy in ((0.3, 0.4), (0.5, 0.5), (0.7, 0.6)):
+            box = page.locator("#rr-map svg.rm-svg").bounding_box()
+            page.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
+            tapped = page.inner_text("#rr-tapped")
+            assert tapped.startswith("You tapped ") and not COORDS.search(tapped), tapped
+            assert re.fullmatch(r"You tapped (a \w+ milepost in the open country near .+|[^()]+( \(.+\))?)\.", tapped), tapped
+        page.screenshot(path=str(SHOTS / f"rr-ending-{width}.png"))

@@ -15,7 +15,9 @@ checks is read from the game itself (its saved state) and from the kind's conten
 from __future__ import annotations
 
 import copy
+import json
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -295,3 +297,73 @@ def _data_key(command: dict) -> str:
     import json
 
     return json.dumps([[k, command[k]] for k in sorted(command)], separators=(",", ":"))
+
+
+# -- a first game's words: what to do and what each mark means (issue 34) -----------------------------------
+
+
+def test_the_turn_line_the_legend_and_the_help_say_what_to_do_and_what_each_mark_means(live_server_url, new_page):
+    created = httpx.post(f"{live_server_url}/api/games", json={"kind": KIND, "name": "Ann", "options": {"turn_order": "seated"}}).json()
+    code, token = created["code"], created["token"]
+    host = auth(created["host_token"])
+    assert httpx.post(f"{live_server_url}/api/games/{code}/seats", json={"bot": "planner", "name": "Bo"}, headers=host).status_code < 300
+    assert httpx.post(f"{live_server_url}/api/games/{code}/start", headers=host).status_code == 200
+    helps = {c.name: c.help for c in ENGINE.commands}
+    pages = {}
+    for width, height in ((390, 844), (1280, 800)):
+        page = new_page(width=width, height=height)
+        tokens = json.dumps(json.dumps({code: {"token": token, "seat": 0}}))
+        page.context.add_init_script(f"localStorage.setItem('junction.tokens', {tokens})")
+        page.goto(f"{live_server_url}/games/{code}/")
+        page.wait_for_selector("#rn-map svg")
+        pages[width] = page
+    phone, laptop = pages[390], pages[1280]
+
+    # The draft: the turn line says what the rules allow, in words.
+    for page in pages.values():
+        page.wait_for_function("document.querySelector('#rn-turn').textContent.startsWith('Your turn')")
+        assert page.inner_text("#rn-turn") == "Your turn: keep one of the foremen dealt to you (or none, to wait for the re-deal)."
+    keep = phone.locator("#rn-actions .rn-option[data-cmd=keep-foreman]").first
+    assert keep.locator("button").get_attribute("title") == helps["keep-foreman"]
+    keep.locator(".rp-help-toggle").click()
+    assert keep.locator(".rp-help").inner_text() == helps["keep-foreman"]
+    click_and_wait(phone, "#rn-actions .rn-option[data-cmd=keep-foreman] button[data-cmd=keep-foreman]")
+
+    # Ann's first build turn (the bot drafts and builds at once).
+    end = time.monotonic() + 60
+    while Game.objects.get(code=code).state["active"] != 0 or Game.objects.get(code=code).state["phase"] != "build":
+        assert time.monotonic() < end, "Ann's build turn did not come"
+        time.sleep(0.2)
+    game = Game.objects.get(code=code)
+    phone.wait_for_function(f"Number(document.body.dataset.version) >= {game.version}")
+    line = phone.inner_text("#rn-turn")
+    assert line.startswith("Your turn: build up to 20 gold of track") and line.endswith("or end your turn."), line
+    legal = {c["cmd"] for c in ENGINE.legal_commands(game.state, seat=0)}
+    for cmd, words in (("hire-foreman", "hire a foreman"), ("upgrade", "upgrade your loco")):
+        assert (words in line) == (cmd in legal), (cmd, line)
+
+    # The legend: closed on the phone, open on the laptop; every kind of mark, the map's own pieces.
+    assert phone.locator("#rn-legend").get_attribute("open") is None
+    laptop.wait_for_selector("#rn-legend[open] li[data-mark=sea]")
+    marks = laptop.evaluate("() => Object.fromEntries([...document.querySelectorAll('#rn-legend li')].map((li) => [li.dataset.mark, li.textContent]))")
+    for mark in ("major", "medium", "small", "port", "sea", "gate", "crossing-river", "crossing-inlet", "area-stop", "area-slow", "rebuild", "ship", "train"):
+        assert mark in marks, mark
+    assert marks["crossing-inlet"] == "Inlet: + 3 gold to build across"
+    for link in data.map_data()["links"]:
+        if link["kind"] != "entrance":
+            assert f"link-{link['name']}" in marks, link["name"]
+    surface = {p for p in laptop.evaluate("() => [...document.querySelectorAll('#rn-map .rm-terrain')].map((p) => p.dataset.terrain)")}
+    assert surface and all(f"terrain-{t}" in marks for t in surface)
+    assert marks["terrain-volcano"].endswith("5 gold to build to")
+    laptop.click("#rn-layers button[data-layer='1']")
+    laptop.wait_for_selector("#rn-legend li[data-mark=terrain-underground]")  # the Deepways' own mileposts
+    assert laptop.locator("#rn-legend li[data-mark=area-stop] svg .rm-area-cells").count() == 1
+
+    # The terms: the headings' "?" tell what the cards, the train, the players and the events are.
+    for heading, word in (("#rn-hand-title", "demand"), ("#rn-train-title", "foreman"), ("#rn-players-title", "Major cities joined"),
+                          ("#rn-effects-title", "Events")):
+        phone.click(f"{heading} .rp-help-toggle")
+        assert word in phone.inner_text(f"{heading} + .rp-help"), heading
+    for width, page in pages.items():
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(SHOTS / f"rn-first-build-{width}.png"), full_page=width < 1000)

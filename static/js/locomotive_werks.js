@@ -270,6 +270,25 @@
     }).catch(() => {});
   }
 
+  /* ---- what I can do now, in words, from the server's legal commands (payload.legal_commands) ---- */
+  const orList = new Intl.ListFormat("en", { type: "disjunction" });
+  function whatNow(view, legal) {
+    const price = new Map((view.listing || []).map((e) => [key(e.command), e.price]));
+    const develop = legal.filter((c) => c.cmd === "develop");
+    const buyFor = [...new Set(legal.filter((c) => c.cmd === "buy-units").map((c) => c.space))];
+    const shifts = [...new Set(legal.filter((c) => c.cmd === "shift-units").map((c) => c.from + ">" + c.to))];
+    const parts = [];
+    if (develop.length) {
+      parts.push("develop " + (develop.length <= 3 ? orList.format(develop.map((c) => spaceName(c.space) + " (" + coins(price.get(key(c)) || 0) + ")"))
+        : "one of " + develop.length + " locomotive types you can afford"));
+    }
+    if (buyFor.length) parts.push("buy units for " + orList.format(buyFor.map(spaceName)));
+    if (shifts.length) parts.push("shift units to a newer type (" + plural(shifts.length, "way") + ")");
+    const end = view.phase === "development" ? "pass" : "tap Done to end your turn";
+    if (!parts.length) return view.phase === "development" ? "you cannot afford a new type this round: pass." : "no units you can afford: tap Done to end your turn.";
+    return andList.format(parts) + ", or " + end + ".";
+  }
+
   /* ---- the ending: every seat ranked by coins with the last round's sales and tax (Engine.result) ---- */
   function renderEnding(view, payload, ctx) {
     const summary = ctx.summary;
@@ -293,7 +312,7 @@
       const turn = $("lw-turn");
       turn.textContent = finished ? (payload.result ? "" : "Game over: " + ((view.winners || []).length ? people(view.winners) + " won." : "no winner."))
         : payload.status === "paused" ? "The game is paused."
-        : mine ? "Your turn: " + (view.phase === "development" ? "develop one new locomotive, or pass." : "buy or shift production units, then end your turn.")
+        : mine ? "Your turn: " + whatNow(view, payload.legal_commands || [])
         : view.active_seat !== null && view.active_seat !== undefined ? (ctx.readOnly ? who(view.active_seat) + "'s turn." : "Waiting for " + who(view.active_seat) + "…") : "";
       turn.classList.toggle("mine", mine);
       const keep = failed && failed.version === payload.version ? failed : null;

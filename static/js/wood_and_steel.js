@@ -497,6 +497,29 @@
     if (result.ok) { board = result.data; if (view) { renderCommodities(); renderCities(); } }
   }
 
+  // What I can do now, in words, from the server's legal commands (payload.legal_commands): one
+  // phrase per kind of command, in the order the actions card lists them.
+  const WHAT_NOW = [
+    ["rank-starting-routes", "rank three starting routes, your first choice first"], ["place-engine", "place your engine in a city of your starting route"],
+    ["choose-offer", "choose one of your contract offers"], ["fulfill-contract", "deliver a contract you hold"],
+    ["claim-market-contract", "claim a market contract"], ["build-track", "build track"], ["claim-connection-bonus", "claim a connection bonus"],
+    ["buy-engine", "buy a faster engine"], ["buy-upgrade", "buy an upgrade"], ["acquire-railroad", "merge with an independent railroad"],
+    ["borrow", "borrow"], ["repay-debt", "repay debt"], ["discard-private-contract", "discard your private contract for new offers"],
+    ["go-first", "go first next round"], ["sell-track", "sell track to pay what you owe"], ["bid", "bid on the track for sale"],
+    ["pass-bid", "pass"], ["pass-action", "pass an action"], ["end-turn", "end your turn"], ["end-round", "end the round"],
+  ];
+  function whatNow(legal) {
+    const cmds = new Set(legal.map((c) => c.cmd));
+    const phrases = WHAT_NOW.filter(([cmd]) => cmds.has(cmd)).map(([, words]) => words);
+    const known = new Set(WHAT_NOW.map(([cmd]) => cmd));
+    for (const cmd of cmds) if (!known.has(cmd)) phrases.push(String(cmd).replace(/-/g, " "));
+    if (!phrases.length) return "nothing to do.";
+    const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
+    const used = view.phase === "play" && me && me.turn_actions ? me.turn_actions.length : null;
+    const list = phrases.length === 1 ? phrases[0] : phrases.slice(0, -1).join(", ") + " or " + phrases[phrases.length - 1];
+    return (phrases.length > 1 && view.phase === "play" ? "you can " : "") + list + "." + (used !== null ? " " + plural(2 - used, "action") + " left this turn." : "");
+  }
+
   // Whose move it was, for a replay (and any page that only watches the game go by).
   function watchedTurn() {
     if (view.phase === "ranking") return "The players rank their starting routes.";
@@ -525,8 +548,10 @@
       let turn;
       if (view.phase === "finished") turn = payload.result ? "" : "Game over.";
       else if (ctx.readOnly) turn = watchedTurn();  // a replay: what was going on, no one waits
-      else if (view.phase === "ranking" || view.phase === "engines") turn = myMove ? "Your move." : "Waiting for the others…";
-      else turn = view.current_seat === me && me !== null ? "Your turn." : "Waiting for " + who(view.current_seat) + "…";
+      else if (view.phase === "ranking" || view.phase === "engines") turn = myMove ? "Your move: " + whatNow(legal) : "Waiting for the others…";
+      else if (myMove) turn = (view.phase === "auction" ? "Your bid: " : "Your turn: ") + whatNow(legal);
+      else turn = view.phase === "auction" && view.auction ? watchedTurn() : "Waiting for " + who(view.current_seat) + "…";
+      if (!myMove && takeBack && view.phase !== "finished") turn += " Until the next player acts you can take back " + (TAKE_BACK_WORDS[takeBack.cmd] || "your last action").replace(/\bmy\b/g, "your") + ".";
       $("ws-turn").textContent = turn;
       $("ws-turn").classList.toggle("mine", myMove);
       document.body.dataset.myTurn = String(myMove);

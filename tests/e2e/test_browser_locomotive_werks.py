@@ -61,6 +61,17 @@ def test_play_rounds_against_bots_watch_and_replay(live_server_url, new_page):
         if heading.startswith("Round 3"):
             break
         version = int(ann.evaluate("document.body.dataset.version"))
+        # The turn line says what the legal commands allow, in words.
+        turn = ann.inner_text("#lw-turn")
+        if ann.inner_text("#lw-heading").endswith("Development"):
+            assert turn.endswith(", or pass.") or turn.endswith("this round: pass."), turn
+            names = ann.locator("#lw-actions button[data-cmd=develop]:enabled").all_inner_texts()
+            for name in names if len(names) <= 3 else []:
+                assert name.split(" · ")[0].removeprefix("Develop ") in turn, (name, turn)
+            if len(names) > 3:
+                assert f"one of {len(names)} locomotive types" in turn, turn
+        else:
+            assert turn.endswith("tap Done to end your turn."), turn
         develop = ann.locator("#lw-actions button[data-cmd=develop]:enabled")
         if develop.count():
             develop.first.click()

@@ -92,6 +92,10 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     # A player borrows and ends the turn, then takes both back from the phone, without the host
     # (the table screen), while the next player has not acted: "Take back" on their phone only.
     mover = next(p for p in phones if p.evaluate("document.body.dataset.myTurn") == "true")
+    # The turn line says in words what the legal commands allow.
+    turn = mover.inner_text("#ws-turn")
+    assert turn.startswith("Your turn: you can build track, ") and turn.endswith(" or end your turn. 2 actions left this turn."), turn
+    assert "borrow" in turn and "go first next round" in turn
     before = mover.inner_text("#ws-me")
     start_version = version(mover)
     chooser = mover.locator(".ws-chooser[data-cmd=borrow]")
@@ -105,6 +109,7 @@ def test_host_and_three_phones_play_setup_and_rounds(live_server_url, new_page):
     assert mover.evaluate("document.body.dataset.myTurn") == "false"
     mover.wait_for_selector("button[data-cmd=take-back]")
     assert mover.inner_text("button[data-cmd=take-back]") == "Take back ending my turn"
+    assert mover.inner_text("#ws-turn").endswith("Until the next player acts you can take back ending your turn.")
     for phone in phones:
         wait_version(phone, start_version + 2)
         if phone is not mover:

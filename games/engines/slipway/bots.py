@@ -78,10 +78,14 @@ PLAN_MODES = ((0, 0, 0), (1, 1, 0), (2, 1, 0), (1, 2, 0), (1, 1, 1), (2, 2, 0), 
 ITEM_VALUE = {"sail": 0.8, "crane": 1.8, "cannon": 1.8, "marine": 0.9, "merchant": 0.9}
 EMPLOYEE_VALUE = {
     ("speed", None): 3.0, ("speed", "smokestack"): 2.6, ("speed", "sail"): 1.3, ("speed", "long"): 1.3,
-    ("engineer", "smokestack"): 2.0, ("engineer", "sail"): 1.0, ("engineer", "crane"): 2.4,
+    ("engineer", "smokestack"): 2.0, ("engineer", "sail"): 1.5, ("engineer", "crane"): 2.4,
     ("engineer", "cannon"): 2.4, ("recruiter", "captain"): 2.2, ("recruiter", "stoker"): 2.0,
     ("recruiter", "marine"): 1.6, ("recruiter", "merchant"): 1.6,
+    # a rig or cannon place more is a sail or smokestack, or a 2-point cannon, aboard any ship
+    ("builder", "rig"): 1.6, ("builder", "cannon"): 1.6,
 }
+BUILDER = 1.2  # any other builder (a cabin, a stoker cabin, a crane place)
+MOVER = 1.3  # free steps on a wheel (cheaper recruits, manufactures, hires)
 # How naturally a steamer fleet reaches each contract measure (the discard's tie-break).
 CONTRACT_LEAN = {
     "fleet": 3.0, "ships_min_speed": 2.0, "canals_used": 3.0, "lengths": 2.0, "best_riband": 1.0, "items": 1.0,
@@ -339,8 +343,8 @@ def _employee_value(effect: dict[str, Any]) -> float:
     if kind in ("speed", "engineer", "recruiter"):
         return EMPLOYEE_VALUE.get((kind, effect.get("needs", effect.get("item"))), 1.0)
     if kind == "builder":
-        return 1.2
-    return 1.0  # a mover
+        return EMPLOYEE_VALUE.get((kind, effect["capacity"]), BUILDER)
+    return MOVER
 
 
 def realized(engine: Slipway, player: dict[str, Any]) -> float:
@@ -669,7 +673,7 @@ class _Shipwright:
                              forward_length(player["canal"]), left, self.style.modes)
         fleet = list(player["fleet"])
         if plan:
-            shape = tiles + [_plain_middle()] * max(0, 3 - len(tiles))
+            shape = tiles + [_plain_middle()] * max(0, self._projected_length() - len(tiles))
             ship = {"tiles": shape, "items": plan["items"], "speed": plan["speed"], "score": {"riband": 0, "total": 0}}
             fleet += [ship] * max(1, round(left / 4))
         future = {**player, "fleet": fleet}
@@ -681,6 +685,12 @@ class _Shipwright:
 
         worst = min(player["contracts"], key=keep)
         return {"cmd": "discard-contract", "contract": worst}
+
+    def _projected_length(self) -> int:
+        """The length of the ships the discard projects: one more than the shortest the style builds, within
+        the lengths it builds (the shipwright's 3-6 gives 4: a length contract is then worth keeping)."""
+        low, high = self.style.lengths
+        return max(3, min(high, low + 1))
 
     def _value_after(self, command: Command, state: State | None = None) -> float | None:
         """The value of ``state`` (this one by default) after ``command``; None when it is refused."""

@@ -260,9 +260,9 @@ TRADER_NAMES = {
 }
 # (name, cost, effect) of every employee but the traders, family by family.
 STAFF: list[tuple[str, str, int, dict[str, Any]]] = [
-    ("builder", "Master Rigger", 1, {"type": "builder", "capacity": "rig"}),
+    ("builder", "Master Rigger", 0, {"type": "builder", "capacity": "rig"}),
     ("builder", "Derrick Fitter", 2, {"type": "builder", "capacity": "crane"}),
-    ("builder", "Gun-Deck Wright", 1, {"type": "builder", "capacity": "cannon"}),
+    ("builder", "Gun-Deck Wright", 0, {"type": "builder", "capacity": "cannon"}),
     ("builder", "Cabin Joiner", 0, {"type": "builder", "capacity": "cabin"}),
     ("builder", "Boiler-Room Plater", 0, {"type": "builder", "capacity": "stoker_cabin"}),
     ("builder", "Berth Carpenter", 0, {"type": "builder", "capacity": "cabin"}),
@@ -284,7 +284,7 @@ STAFF: list[tuple[str, str, int, dict[str, Any]]] = [
     ("speed", "Naval Architect", 0, {"type": "speed", "amount": 1, "needs": "long"}),
 ]
 TRADER_COST = {1: 0, 2: 1}
-TRADER_POINTS = {1: 1, 2: 3}
+TRADER_POINTS = {1: 1, 2: 4}
 
 
 def employees() -> dict[str, Any]:
@@ -302,26 +302,32 @@ def employees() -> dict[str, Any]:
 
 # -- contracts -----------------------------------------------------------------------------------
 
-# (name, measure, arg, table): the rows are (at least, points), the highest reached scores.
+# (name, measure, arg, table): the rows are (at least, points), the highest reached scores. The points are
+# about 1.6x those of the first balance round (issue 30's second): two kept contracts now weigh about as much
+# as a player's two best ships, so no one ship carries a player's game (one ship over 40 % of a player's
+# points fell from 25 % to about 8 % of 4-player games); Coastal Squadron (the small-ships line's contract)
+# rose 1.2x only, the mail packet and auxiliary steam rows more (they scored half the average kept); the
+# Board of Trade Certificate and the Blue Riband Wager kept their top rows (10, 9: the first scored 1.6x
+# the average at 1.6x, the second is the riband line's, a strong one) and raised their first rows.
 CONTRACTS: list[tuple[str, str, Any, list[list[int]]]] = [
-    ("Admiralty Gunboat Order", "items", "cannon", [[1, 2], [2, 4], [3, 6], [5, 9]]),
-    ("Royal Marines Transport", "items", "marine", [[1, 2], [2, 4], [3, 6], [5, 9]]),
-    ("Harbour Board Cranes", "items", "crane", [[1, 2], [2, 4], [3, 6], [5, 9]]),
-    ("Merrow Exchange Charter", "items", "merchant", [[1, 2], [2, 4], [3, 6], [5, 9]]),
-    ("Post Office Mail Packet", "ships_min_speed", 5, [[1, 3], [2, 7], [3, 11]]),
-    ("Western Ocean Packet Line", "ships_min_length", 4, [[1, 2], [2, 4], [3, 7], [4, 10]]),
-    ("Emigrant Service", "ships_with", "lifeboat", [[1, 3], [2, 6], [3, 9]]),
-    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 3], [2, 6], [3, 9]]),
-    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 3], [2, 6], [3, 9]]),
-    ("Board of Trade Certificate", "safety_items", None, [[2, 3], [4, 6], [6, 10]]),
-    ("Estuary Survey", "canals_used", None, [[2, 3], [4, 6], [6, 10]]),
-    ("Coastal Squadron", "fleet", None, [[3, 2], [4, 4], [5, 7], [6, 10]]),
-    ("Yard Pattern Book", "lengths", None, [[2, 3], [3, 6], [4, 10]]),
-    ("Auxiliary Steam Commission", "ships_sail_and_smokestack", None, [[1, 3], [2, 6], [3, 10]]),
-    ("Blue Riband Wager", "best_riband", None, [[1, 3], [3, 6], [5, 9]]),
-    ("Naval Staff College", "officers", None, [[1, 3], [2, 6], [3, 10]]),
-    ("Colliers' Guild Tender", "ships_with", "stoker", [[1, 3], [2, 6], [3, 9]]),
-    ("Channel Fleet Refit", "ships_min_speed", 4, [[1, 3], [2, 6], [3, 9]]),
+    ("Admiralty Gunboat Order", "items", "cannon", [[1, 3], [2, 6], [3, 10], [5, 14]]),
+    ("Royal Marines Transport", "items", "marine", [[1, 3], [2, 6], [3, 10], [5, 14]]),
+    ("Harbour Board Cranes", "items", "crane", [[1, 3], [2, 6], [3, 10], [5, 14]]),
+    ("Merrow Exchange Charter", "items", "merchant", [[1, 3], [2, 6], [3, 10], [5, 14]]),
+    ("Post Office Mail Packet", "ships_min_speed", 5, [[1, 7], [2, 12], [3, 16]]),
+    ("Western Ocean Packet Line", "ships_min_length", 4, [[1, 4], [2, 8], [3, 12], [4, 16]]),
+    ("Emigrant Service", "ships_with", "lifeboat", [[1, 5], [2, 10], [3, 14]]),
+    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 5], [2, 10], [3, 14]]),
+    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 5], [2, 10], [3, 14]]),
+    ("Board of Trade Certificate", "safety_items", None, [[2, 5], [4, 8], [6, 10]]),
+    ("Estuary Survey", "canals_used", None, [[2, 5], [4, 10], [6, 16]]),
+    ("Coastal Squadron", "fleet", None, [[3, 2], [4, 5], [5, 8], [6, 12]]),
+    ("Yard Pattern Book", "lengths", None, [[2, 5], [3, 10], [4, 16]]),
+    ("Auxiliary Steam Commission", "ships_sail_and_smokestack", None, [[1, 7], [2, 12], [3, 16]]),
+    ("Blue Riband Wager", "best_riband", None, [[1, 5], [3, 7], [5, 9]]),
+    ("Naval Staff College", "officers", None, [[1, 5], [2, 10], [3, 16]]),
+    ("Colliers' Guild Tender", "ships_with", "stoker", [[1, 5], [2, 10], [3, 14]]),
+    ("Channel Fleet Refit", "ships_min_speed", 4, [[1, 5], [2, 10], [3, 14]]),
 ]
 
 

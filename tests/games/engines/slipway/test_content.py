@@ -301,7 +301,7 @@ def test_contracts(data):
         assert all(len(row) == 2 and is_int(row[0]) and is_int(row[1]) for row in table)
         assert [r[0] for r in table] == sorted({r[0] for r in table}) and table[0][0] >= 1
         assert [r[1] for r in table] == sorted({r[1] for r in table})
-        assert 2 <= table[0][1] and table[-1][1] <= 12
+        assert 2 <= table[0][1] and table[-1][1] <= 16
     assert len({t["measure"] for t in tiles}) == len(MEASURES)
 
 

@@ -250,7 +250,7 @@ def test_wheel_refusals(steps, money, code):
 
 def _hire_scene(held=(), money=START_MONEY):
     state = acting(game(2), "employee", done=False)
-    set_wheel_stop(state, 1, ["E09", "E01", "E02"])  # costs 1, 0, 1
+    set_wheel_stop(state, 1, ["E15", "E01", "E02"])  # costs 1, 0, 1
     set_wheel_stop(state, 3, ["E10", "E14", None])  # 2, 0, (empty)
     give_employees(state, 0, *held)
     set_money(state, 0, money)

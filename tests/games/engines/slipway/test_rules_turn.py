@@ -133,7 +133,7 @@ def _broke(state, s=0):
     set_market(state, "middle", ["M32", "M33", "M34"])
     set_market(state, "stern", ["S15", "S16", "S17"])
     set_canal_market(state, ["C06", "C13", "C15", "C16"])  # cost 1 each
-    set_wheel_stop(state, 1, ["E09", "E10", "E11"])
+    set_wheel_stop(state, 1, ["E15", "E10", "E20"])  # costs 1, 2, 1
 
 
 @pytest.mark.parametrize(("action", "code", "scene"), [

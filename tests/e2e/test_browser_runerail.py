@@ -324,7 +324,7 @@ def test_the_turn_line_the_legend_and_the_help_say_what_to_do_and_what_each_mark
         page.wait_for_function("document.querySelector('#rn-turn').textContent.startsWith('Your turn')")
         assert page.inner_text("#rn-turn") == "Your turn: keep one of the foremen dealt to you (or none, to wait for the re-deal)."
     keep = phone.locator("#rn-actions .rn-option[data-cmd=keep-foreman]").first
-    assert keep.locator("button").get_attribute("title") == helps["keep-foreman"]
+    assert keep.locator("button[data-cmd=keep-foreman]").get_attribute("title") == helps["keep-foreman"]
     keep.locator(".rp-help-toggle").click()
     assert keep.locator(".rp-help").inner_text() == helps["keep-foreman"]
     click_and_wait(phone, "#rn-actions .rn-option[data-cmd=keep-foreman] button[data-cmd=keep-foreman]")

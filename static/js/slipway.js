@@ -173,7 +173,7 @@
       case "phase": return e.phase === "final-action" ? "The final actions begin: one more action each, without cubes or income." : e.phase === "final-build" ? "The final build begins: a tile that completes a ship, or nothing." : (PHASES[e.phase] || text(e.phase)) + ".";
       case "contract-discarded": return who(e.seat) + " discarded a government contract.";
       case "chose": return who(e.seat) + " chose " + ACTION_NAMES[e.action] + (e.income ? " (+" + coins(e.income) + ")" : "") + ".";
-      case "forfeited": return who(e.seat) + " could not perform " + ACTION_NAMES[e.action] + ": forfeited.";
+      case "forfeited": return who(e.seat) + " could not perform " + ACTION_NAMES[e.action] + ", so that action is lost.";
       case "bonus": return who(e.seat) + " paid " + coins(e.cost) + " for a bonus action: " + ACTION_NAMES[e.action] + ".";
       case "built": return who(e.seat) + " built " + andList.format((e.tiles || []).map((w) => (ships[w.tile] ? a(ships[w.tile].part) : "a ship tile") + " in " + slotName(w.slot))) + forCost(e.cost) + ".";
       case "ship-completed": return who(e.seat) + " completed a ship of " + plural(e.length, "piece") + " (bow in " + slotName(e.slot) + ").";

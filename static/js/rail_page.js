@@ -88,6 +88,51 @@ Junction.RailPage = (() => {
     return node;
   }
 
+  // ---- the map: the seats' track and trains; plans asked one at a time ------------------------------
+  /* Draw every seat's track and train in its colour (`hex`: colour name → CSS colour); where(p) is where
+   * a player's train stands (null: not on the map), extra(p) adds to its marker ({ship, title}). */
+  function drawSeats(map, view, hex, where, extra) {
+    if (!map) return;
+    const colors = {};
+    for (const p of view.players) colors[p.seat] = text(hex[p.color], "#555555");
+    map.setColors(colors);
+    map.setTrack(view.track || {});
+    map.setTrains(view.players.filter((p) => where(p)).map((p) => Object.assign({ seat: p.seat, at: where(p), label: text(p.name, "?").slice(0, 1).toUpperCase() },
+      extra ? extra(p) : null)));
+  }
+  /* Plans asked of the server (POST /api/games/{code}/plan) one at a time: ask(ctx, body) resolves to the
+   * answer, or to null when a newer ask or a cancel() came first (a newer tap, a cleared plan). */
+  function planAsker() {
+    let ticket = 0;
+    return {
+      async ask(ctx, body) {
+        const mine = ++ticket;
+        const result = await ctx.api("POST", "/api/games/" + ctx.code + "/plan", body);
+        return mine === ticket ? result : null;
+      },
+      cancel() { ticket++; },
+    };
+  }
+  /* The log, newest first, in `node` (Junction.feed), made at the first refresh. */
+  function feedOf(node, describe) {
+    let feed = null;
+    return (ctx, version) => { if (!feed) feed = Junction.feed(node, describe); feed.refresh(ctx, version); };
+  }
+
+  // ---- a demand card's line ----------------------------------------------------------------------------
+  /* One demand of a card: a button that shows it on the map (pressed while shown), what it pays, where its
+   * good or load comes from, and whether the train could deliver it here. o: {prefix ("rr"), kind ("good",
+   * "load"), what, city, payout (words), sources (city names), on, can, data (attributes), onclick}. */
+  function demandItem(o) {
+    const p = o.prefix;
+    return el("li", { class: p + "-demand" + (o.can ? " can" : "") },
+      el("button", Object.assign({ type: "button", class: p + "-demand-show" + (o.on ? " on" : ""), "aria-pressed": o.on ? "true" : "false",
+        title: "Show " + o.city + " and where " + o.what + " comes from on the map", onclick: o.onclick }, o.data || {}),
+        el("span", { class: p + "-" + o.kind }, o.what), " → ", el("span", { class: p + "-city" }, o.city), el("b", { class: p + "-payout" }, o.payout)),
+      el("span", { class: p + "-from muted" }, o.sources.length ? "from " + andList.format(o.sources) : "no source on this map"),
+      o.can ? el("span", { class: p + "-can" }, "deliverable here") : null);
+  }
+
   /* The seats as the game's summary has them (name, colour, bot), else from the view. */
   function seatsOf(view, ctx) {
     const summary = ctx && ctx.summary;
@@ -226,5 +271,5 @@ Junction.RailPage = (() => {
   /* "Dairy", "Dairy or Wool": distinct names, in the order given. */
   const either = (names) => orList.format([...new Set(names)]);
 
-  return { say, describeActionWith, namer, places, blockedBy, send, colorSwatch, seatsOf, showEnding, nextSteps, either, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
+  return { drawSeats, planAsker, feedOf, demandItem, say, describeActionWith, namer, places, blockedBy, send, colorSwatch, seatsOf, showEnding, nextSteps, either, help, helpHeading, loadCommandHelp, helpFor, legend, mapLegendGroups };
 })();

@@ -140,16 +140,13 @@
   }
   function drawMap(view) {
     if (!map) return;
-    const colors = {};
-    for (const p of view.players) colors[p.seat] = text(colorHex[p.color], "#555555");
-    map.setColors(colors);
-    map.setTrack(view.track || {});
-    map.setTrains(view.players.filter((p) => p.at).map((p) => ({ seat: p.seat, at: p.at, label: text(p.name, "?").slice(0, 1).toUpperCase() })));
+    Junction.RailPage.drawSeats(map, view, colorHex, (p) => p.at);
   }
 
   // ---- taps: build, move, place the train --------------------------------------------------------
   // mode: what a tap on the map does now ("build", "move", "place"), or null (it names the milepost).
-  let mode = null, modes = [], points = [], plan = null, planTicket = 0, planning = false;
+  let mode = null, modes = [], points = [], plan = null, planning = false;
+  const asker = Junction.RailPage.planAsker();  // one plan asked at a time: a newer tap wins
   let highlight = null;  // a demand shown on the map: {card, demand}
   const mine = (payload) => payload && !last.ctx.readOnly && payload.status === "active" && payload.state && payload.state.active_seat === payload.state.you && payload.state.you !== null && payload.state.you !== undefined;
 
@@ -191,7 +188,7 @@
     map.setMarks(mode === "build" && points.length ? points : null, "rr-point");
   }
   function clearPlan() {
-    points = []; plan = null; planTicket++; planning = false;
+    points = []; plan = null; asker.cancel(); planning = false;
     if (map) { map.setPath(null); map.setMarks(null, "rr-point"); }
   }
 
@@ -217,12 +214,10 @@
   }
 
   async function requestPlan(body, target) {
-    const ticket = ++planTicket;
     planning = true;
     renderPlan();
-    const ctx = last.ctx;
-    const result = await ctx.api("POST", "/api/games/" + ctx.code + "/plan", body);
-    if (ticket !== planTicket) return;  // a newer tap or a clear came first
+    const result = await asker.ask(last.ctx, body);
+    if (!result) return;  // a newer tap or a clear came first
     planning = false;
     if (!result.ok) {
       if (body.plan === "build") points.pop();
@@ -387,14 +382,8 @@
         const can = here === d.city && me.loads.includes(d.good);
         const on = highlight && highlight.card === h.id && highlight.demand === j;
         const sources = goodSources[d.good] || [];
-        return el("li", { class: "rr-demand" + (can ? " can" : "") },
-          el("button", { type: "button", class: "rr-demand-show" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
-            title: "Show " + cityName(d.city) + " and where " + goodName(d.good) + " comes from on the map",
-            onclick: () => showDemand(h.id, j, d) },
-            el("span", { class: "rr-good" }, goodName(d.good)), " → ", el("span", { class: "rr-city" }, cityName(d.city)),
-            el("b", { class: "rr-payout" }, dollars(d.payout))),
-          el("span", { class: "rr-from muted" }, sources.length ? "from " + andList.format(sources.map(cityName)) : "no source on this map"),
-          can ? el("span", { class: "rr-can" }, "deliverable here") : null);
+        return Junction.RailPage.demandItem({ prefix: "rr", kind: "good", what: goodName(d.good), city: cityName(d.city), payout: dollars(d.payout),
+          sources: sources.map(cityName), on, can, onclick: () => showDemand(h.id, j, d) });
       });
       const pick = discarding ? el("label", { class: "rr-pick" }, el("input", { type: "checkbox", value: h.id, checked: discardPick.has(h.id) ? true : null,
         onchange: (ev) => { if (ev.target.checked) discardPick.add(h.id); else discardPick.delete(h.id); renderDiscard(me); } }), "Discard this card") : null;
@@ -473,11 +462,8 @@
   }
 
   // ---- what happened (newest first) ----------------------------------------------------------------
-  let feed = null;  // Junction.feed on #rr-feed, made with the first state
-  function refreshFeed(ctx) {
-    if (!feed) feed = Junction.feed($("rr-feed"), describe);
-    feed.refresh(ctx, last ? last.payload.version : 0);
-  }
+  const feedRefresh = Junction.RailPage.feedOf($("rr-feed"), describe);
+  const refreshFeed = (ctx) => feedRefresh(ctx, last ? last.payload.version : 0);
 
   // ---- what the marks and the words mean ----------------------------------------------------------
   function renderLegend(view) {

@@ -233,13 +233,8 @@
   }
   function drawMap(view) {
     if (!map) return;
-    const colors = {};
-    for (const p of view.players) colors[p.seat] = text(colorHex[p.color], "#555555");
-    map.setColors(colors);
-    map.setTrack(view.track || {});
+    Junction.RailPage.drawSeats(map, view, colorHex, whereOf, (p) => ({ ship: !!p.ship, title: text(p.name) + (p.ship ? " aboard " + shipName(p.ship) : "") }));
     map.setLinks(view.links || {});
-    map.setTrains(view.players.filter((p) => whereOf(p)).map((p) => ({ seat: p.seat, at: whereOf(p), ship: !!p.ship, label: text(p.name, "?").slice(0, 1).toUpperCase(),
-      title: text(p.name) + (p.ship ? " aboard " + shipName(p.ship) : "") })));
     // Destroyed sections only their owners may rebuild: both ends ringed.
     const reserved = Object.keys(view.rebuild_rights || {}).flatMap((edge) => edge.split("|"));
     map.setMarks(reserved.length ? [...new Set(reserved)] : null, "rn-rebuild");
@@ -254,7 +249,8 @@
   }
 
   // ---- taps: build, move, place the train, sail ---------------------------------------------------
-  let mode = null, modes = [], points = [], plan = null, planTicket = 0, planning = false;
+  let mode = null, modes = [], points = [], plan = null, planning = false;
+  const asker = Junction.RailPage.planAsker();  // one plan asked at a time: a newer tap wins
   let highlight = null;  // a demand shown on the map: {card, demand}
   const mine = (payload) => payload && !last.ctx.readOnly && payload.status === "active" && payload.state && !payload.state.pending &&
     payload.state.active_seat === payload.state.you && payload.state.you !== null && payload.state.you !== undefined;
@@ -293,7 +289,7 @@
   }
   function markPoints() { if (map) map.setMarks(mode === "build" && points.length ? points : null, "rn-point"); }
   function clearPlan() {
-    points = []; plan = null; planTicket++; planning = false;
+    points = []; plan = null; asker.cancel(); planning = false;
     if (map) { map.setPath(null); map.setMarks(null, "rn-point"); }
   }
 
@@ -314,12 +310,10 @@
   }
 
   async function requestPlan(body, target) {
-    const ticket = ++planTicket;
     planning = true;
     renderPlan();
-    const ctx = last.ctx;
-    const result = await ctx.api("POST", "/api/games/" + ctx.code + "/plan", body);
-    if (ticket !== planTicket) return;
+    const result = await asker.ask(last.ctx, body);
+    if (!result) return;  // a newer tap or a clear came first
     planning = false;
     if (!result.ok) {
       if (body.plan === "build") points.pop();
@@ -566,12 +560,8 @@
         const can = here === d.city && me.loads.includes(d.load);
         const on = highlight && highlight.card === h.id && highlight.demand === j;
         const sources = loadSources[d.load] || [];
-        return el("li", { class: "rn-demand" + (can ? " can" : "") },
-          el("button", { type: "button", class: "rn-demand-show" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false", "data-card": h.id, "data-demand": j,
-            title: "Show " + cityName(d.city) + " and where " + loadName(d.load) + " comes from on the map", onclick: () => showDemand(h.id, j, d) },
-            el("span", { class: "rn-load" }, loadName(d.load)), " → ", el("span", { class: "rn-city" }, cityName(d.city)), el("b", { class: "rn-payout" }, gold(d.payout))),
-          el("span", { class: "rn-from muted" }, sources.length ? "from " + andList.format(sources.map(cityName)) : "no source on this map"),
-          can ? el("span", { class: "rn-can" }, "deliverable here") : null);
+        return Junction.RailPage.demandItem({ prefix: "rn", kind: "load", what: loadName(d.load), city: cityName(d.city), payout: gold(d.payout),
+          sources: sources.map(cityName), on, can, data: { "data-card": h.id, "data-demand": j }, onclick: () => showDemand(h.id, j, d) });
       });
       return el("div", { class: "rn-card", "data-card": h.id }, el("div", { class: "rn-card-head muted" }, "Card " + (i + 1)), el("ul", { class: "rn-demands" }, demands));
     });
@@ -647,11 +637,8 @@
   }
 
   // ---- what happened (newest first) ----------------------------------------------------------------
-  let feed = null;  // Junction.feed on #rn-feed, made with the first state
-  function refreshFeed(ctx) {
-    if (!feed) feed = Junction.feed($("rn-feed"), describe);
-    feed.refresh(ctx, last ? last.payload.version : 0);
-  }
+  const feedRefresh = Junction.RailPage.feedOf($("rn-feed"), describe);
+  const refreshFeed = (ctx) => feedRefresh(ctx, last ? last.payload.version : 0);
 
   // ---- what the marks and the words mean ----------------------------------------------------------
   function renderLegend(view) {

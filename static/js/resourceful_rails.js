@@ -550,9 +550,9 @@
     const ended = Junction.RailPage.showEnding(winner, payload, ctx, { kind: KIND, title: "Resourceful Rails" });
     if (ended) say(turn, "");
     else { winner.hidden = !view.finished; winner.textContent = view.finished ? turn.textContent : ""; }
-    turn.hidden = ended;
+    turn.hidden = !!view.finished;  // the box below says how it ended, once
     winner.classList.toggle("rr-ended", ended);
-    $("rr-goal").hidden = ended;
+    $("rr-goal").hidden = !!view.finished;
     const me = view.you !== null && view.you !== undefined ? view.players.find((p) => p.seat === view.you) : null;
     $("rr-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 7 major cities with one network of your track and hold " + dollars(view.goal.cash) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 7, " + dollars(me.cash) + "." : "");

@@ -769,9 +769,9 @@
       winner.textContent = !view.finished ? "" : won.length ? andList.format(won.map((p) => text(p.name) + " (" + plural((p.majors || []).length, "major city", "major cities") + " joined, " + gold(p.gold) + ")")) +
         (won.length === 1 ? " won." : " share the win.") : "The game is over.";
     }
-    turn.hidden = ended;
+    turn.hidden = !!view.finished;  // the box below says how it ended, once
     winner.classList.toggle("rn-ended", ended);
-    $("rn-goal").hidden = ended;
+    $("rn-goal").hidden = !!view.finished;
     const me = meOf(view);
     $("rn-goal").textContent = "To win: join " + text(view.goal.majors) + " of the 8 major cities with one network of your track and hold " + gold(view.goal.gold) + " at the end of your turn." +
       (me ? " You: " + text((me.majors || []).length) + " of 8, " + gold(me.gold) + "." : "");

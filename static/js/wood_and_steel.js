@@ -193,7 +193,8 @@
     if (ctx.host && view.phase === "play") out.push(actionButton("Undo the last move (host)", { cmd: "undo" }, { confirmLabel: "Tap again to undo" }));
     card.hidden = out.length === 0;
     const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
-    $("ws-actions-note").textContent = me && me.turn_actions ? "(" + me.turn_actions.length + " of 2 actions used)" : "";
+    const onTurn = view.phase === "play" && me && view.current_seat === view.viewer;  // off turn the count is the last turn's
+    $("ws-actions-note").textContent = onTurn && me.turn_actions ? "(" + me.turn_actions.length + " of 2 actions used)" : "";
     $("ws-actions").replaceChildren(...out);
   }
 

@@ -9,42 +9,68 @@ from __future__ import annotations
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import create_game
 from .screens import Screens
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
-GAME_SECONDS = 360  # a whole game with two bots, on a busy 2-core machine
+GAME_SECONDS = 240  # a whole game with two bots, on a busy 2-core machine (the test's own timeout is above it)
 
 
-def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: Screens, moments: dict[int, str]) -> int:
-    """Tap through the person's turns until the game is over: at each turn the first enabled button of
-    ``actions`` whose command comes first in ``prefer`` (else the first enabled one). ``moments``: after
-    which tap (1, 2, …) to check the screen, and under what name. Returns the number of taps."""
+def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: Screens, moments: dict[int, str],
+                      pick: tuple[str, str] | None = None) -> int:
+    """Tap through the person's turns until the game is over: at each turn the first enabled command button
+    of ``actions`` whose command comes first in ``prefer`` (else the first enabled one; never a take-back,
+    which would go round in circles). ``pick``: a (piece, place) pair of selectors for a title where a
+    command is built by taps on the page (Slipway's ship tiles into yard slots): when no command button is
+    open, tap the first piece, then the first open place. ``moments``: after which tap (1, 2, …) to check
+    the screen, and under what name. Returns the number of taps."""
     deadline = time.monotonic() + GAME_SECONDS
     taps = 0
-    ready = f"document.body.dataset.status === 'finished' || !!document.querySelector({actions!r} + ' button:enabled')"
+    tapped: list[str] = []
+    buttons = f"{actions} button[data-cmd]:enabled:not([data-cmd=undo]):not([data-cmd=take-back])"
+    pieces = f"{actions} {pick[0]}:enabled" if pick else None
+    tappable = buttons + (f", {pieces}" if pieces else "")
+    ready = (f"document.body.dataset.status === 'finished'"
+             f" || [...document.querySelectorAll({tappable!r})].some((b) => b.getClientRects().length > 0)")
     while time.monotonic() < deadline:
         page.wait_for_function(ready, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
         if page.evaluate("document.body.dataset.status") == "finished":
             return taps
         version = int(page.evaluate("document.body.dataset.version"))
-        enabled = page.locator(f"{actions} button:enabled")
-        choice = next((enabled.and_(page.locator(f"[data-cmd='{cmd}']")) for cmd in prefer
-                       if enabled.and_(page.locator(f"[data-cmd='{cmd}']")).count()), enabled)
-        choice.first.click()
+        page.evaluate(f"window.__before = document.querySelector({actions!r}).innerHTML")
+        enabled = page.locator(buttons + ":visible")
+        try:  # the page may redraw under the finger (a bot moved): look again
+            if enabled.count():
+                choice = next((enabled.and_(page.locator(f"[data-cmd='{cmd}']")) for cmd in prefer
+                               if enabled.and_(page.locator(f"[data-cmd='{cmd}']")).count()), enabled)
+                words = choice.first.inner_text(timeout=2_000).strip()[:50]
+                choice.first.click(timeout=3_000)
+            else:
+                if pieces is None:
+                    continue
+                piece = page.locator(pieces + ":visible").first
+                words = "pick " + piece.inner_text(timeout=2_000).strip()[:40]
+                piece.click(timeout=3_000)
+                place = page.locator(f"{actions} {pick[1]}:enabled:visible").first
+                place.click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        tapped.append(words)
         taps += 1
         page.wait_for_function(
             f"Number(document.body.dataset.version) > {version} || document.body.dataset.status === 'finished'"
-            " || !!document.querySelector('#play-error:not([hidden])')",
+            " || !!document.querySelector('#play-error:not([hidden])')"
+            f" || document.querySelector({actions!r}).innerHTML !== window.__before",  # a step of a choice on the page
             timeout=30_000,
         )
         error = page.locator("#play-error:not([hidden])")
         assert not error.count() or not error.inner_text().strip(), f"tap {taps} was refused: {error.inner_text()}"
         if taps in moments:
             screens.check(page, moments[taps])
-    raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps)")
+    raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps; the last: {tapped[-12:]})")
 
 
 def the_ending(page, *, seats: int, screens: Screens, base_url: str) -> None:
@@ -85,3 +111,4 @@ def test_locomotive_werks_first_game_on_a_phone_with_two_bots(live_server_url, n
     assert taps > 5, "Ann played her turns"
     the_ending(ann, seats=3, screens=screens, base_url=live_server_url)
     assert not screens.problems, "\n".join(screens.problems)
+

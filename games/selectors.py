@@ -264,13 +264,17 @@ def replay_step(*, game: Game, step: int, viewer: int | None = None) -> dict[str
     state, action = game_replay_step(game=game, step=step)
     if action is None:
         raise NotFound("step-not-found", f"The log holds no action {step}.")
-    return {
+    engine = get_engine(game.kind)
+    step_json = {
         "step": step,
         "last": game.version,
         "status": game.status,
-        "action": action_json(action, engine=get_engine(game.kind), viewer=viewer, reveal=reveals_all(game)),
-        "state": get_engine(game.kind).view(state, seat=None),
+        "action": action_json(action, engine=engine, viewer=viewer, reveal=reveals_all(game)),
+        "state": engine.view(state, seat=None),
     }
+    if engine.is_finished(state):  # the step that ended the game: its ending, as the players saw it
+        step_json["result"] = engine.result(state)
+    return step_json
 
 
 GAMES_PAGE_MAX = 100  # games per page of GET /api/games (and its default)

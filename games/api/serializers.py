@@ -351,6 +351,7 @@ class ReplayStepSerializer(serializers.Serializer):
     status = serializers.CharField()
     action = ActionSerializer()
     state = serializers.JSONField(help_text="The spectator view after this step.")
+    result = serializers.JSONField(required=False, help_text="Only at the step that ended the game: how it ended, as in the state's `result`.")
 
 
 _COMMAND = CommandSerializer()

@@ -89,7 +89,7 @@
     $("rp-step").textContent = step; $("rp-last-step").textContent = last;
     ctx.log = logUpTo(step);
     document.body.dataset.step = step;
-    if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: statusAt(step, result.data.status), seat: null, state: result.data.state, legal_commands: [] }, ctx);
+    if (window.JunctionPlay) window.JunctionPlay.render({ version: step, status: statusAt(step, result.data.status), seat: null, state: result.data.state, legal_commands: [], result: result.data.result }, ctx);
     // After the surface has drawn the step: a title that words its own actions knows the names by then.
     $("rp-action").textContent = describeAction(result.data.action);
   }

@@ -28,3 +28,14 @@ def test_the_payload_has_a_result_only_once_the_rules_finish_the_game():
         assert [row["place"] for row in result["ranking"]] == [1, 2, 2]
         assert all(row["score"] is None and row["parts"] == [] for row in result["ranking"])
         assert result["columns"] == [] and result["how"] == ""
+
+
+def test_the_replay_step_that_ended_the_game_carries_the_ending_and_the_steps_before_do_not():
+    from games.selectors import replay_step
+
+    code, tokens = make_game(players=2, options={"target": 3})
+    services.game_command(code=code, actor=actor(code, tokens[0]), command={"cmd": "add", "n": 3})  # seat 0 wins
+    game = game_get(code=code)
+    assert "result" not in replay_step(game=game, step=1)
+    last = replay_step(game=game, step=game.version)
+    assert [row["seat"] for row in last["result"]["ranking"]] == [0, 1]

@@ -262,7 +262,6 @@
 
   // ---- the board -------------------------------------------------------------------------------------
   function renderBoard(view) {
-    const turn = view.turn || {};
     $("sw-track").replaceChildren(actionTrack(view));
     const t = view.timer;
     $("sw-timer").replaceChildren(term("Timer", "The timer moves a space each time a player's cube is moved to the front of the track; every " +

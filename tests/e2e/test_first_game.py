@@ -70,7 +70,9 @@ def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: S
         assert not error.count() or not error.inner_text().strip(), f"tap {taps} was refused: {error.inner_text()}"
         if taps in moments:
             screens.check(page, moments[taps])
-    raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps; the last: {tapped[-12:]})")
+    page.screenshot(path=str(screens.folder / "stuck.png"), full_page=True)
+    raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps; the last: {tapped[-12:]};"
+                         f" the page as it was: {screens.folder / 'stuck.png'})")
 
 
 def the_ending(page, *, seats: int, screens: Screens, base_url: str) -> None:

@@ -176,8 +176,8 @@ def _key(*parts: Any) -> bytes:
     return marshal.dumps(parts, 2)
 
 
-def _remember(memo: dict[Any, Any], key: Any, found: Any) -> Any:
-    if len(memo) > MEMO_SIZE:
+def _remember(memo: dict[Any, Any], key: Any, found: Any, size: int | None = None) -> Any:
+    if len(memo) > (size or MEMO_SIZE):
         memo.clear()
     memo[key] = found
     return found
@@ -185,7 +185,7 @@ def _remember(memo: dict[Any, Any], key: Any, found: Any) -> Any:
 
 # What the valuation works out again and again: every candidate of a decision shares most of the player
 # (its fleet, contracts, employees, the ship being built), so the figures are remembered by their inputs.
-MEMO_SIZE = 50_000
+MEMO_SIZE = 50_000  # entries a memo holds before it starts afresh (a few hundred MB at most)
 _REALIZED: dict[bytes, float] = {}
 _PLANS: dict[bytes, tuple[float, dict[str, Any]]] = {}
 _PROMISES: dict[bytes, tuple[float, ...]] = {}
@@ -751,7 +751,8 @@ class _Shipwright:
             v = self._value_after(cmd, state)
             if v is not None and v > found:
                 found, best_cmd = v, cmd
-        _remember(_FOLLOW_UPS, _key(state, self.seat, action, _style_key(self.style)), best_cmd)
+        # keyed by a whole state (kilobytes): only the latest few are ever asked for
+        _remember(_FOLLOW_UPS, _key(state, self.seat, action, _style_key(self.style)), best_cmd, 500)
         return found, best_cmd
 
     def _best_choose(self) -> Command:

@@ -353,8 +353,7 @@ Junction.RailMap = (() => {
         const g = svgEl("g", { class: "rm-city rm-city-" + size, "data-city": cid });
         let x, y, bottom;
         if (size === "major") {
-          x = cells.reduce((s, c) => s + c.x, 0) / cells.length;
-          y = cells.reduce((s, c) => s + c.y, 0) / cells.length;
+          x = cells.reduce((s, c) => s + c.x, 0) / cells.length;  // the label hangs under the lowest corner
           g.append(svgEl("path", { class: "rm-major", d: outline(m.layout, cells) }));
           groups.majors.append(titled(g, title));
           bottom = Math.max(...cells.map((c) => Math.max(...corners(m.layout, c.x, c.y).map((p) => p[1]))));

@@ -538,7 +538,7 @@
           "Show its area on the map") : null);
     }));
     const rights = {};
-    for (const [edge, seat] of Object.entries(view.rebuild_rights || {})) rights[seat] = (rights[seat] || 0) + 1;
+    for (const seat of Object.values(view.rebuild_rights || {})) rights[seat] = (rights[seat] || 0) + 1;
     const lines = Object.entries(rights).map(([seat, n]) => who(Number(seat)) + " may rebuild " + sections(n) + " of destroyed track, ringed in brown on the map (nobody else may build there for now)");
     // The passages an event opens or closes (the gates between the layers are always open).
     const passages = (content.map.links || []).filter((l) => l.kind !== "entrance" && typeof (view.links || {})[l.name] === "boolean");

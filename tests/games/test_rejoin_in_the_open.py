@@ -157,6 +157,7 @@ def moved_event(code: str) -> dict:
 def test_a_seat_taken_by_another_device_unrates_the_game_and_says_so(sent):
     ann, bob = user("ann"), user("bob")
     code, _ = signed_in_game({0: ann, 1: bob})
+    seen(code, 1, 3600)  # away: the host's door needs it when the code is made and used
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host")
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code, user=ann)  # the host's account takes Bob's seat
     game = Game.objects.get(code=code)
@@ -177,6 +178,7 @@ def test_a_guests_device_taking_a_seat_unrates_it_too(sent):
 def test_the_seats_own_account_taking_it_back_keeps_the_game_rated(sent):
     ann, bob = user("ann"), user("bob")
     code, _ = signed_in_game({0: ann, 1: bob})
+    seen(code, 1, 3600)  # away: the host's door needs it when the code is made and used
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host")
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code, user=bob)
     game = Game.objects.get(code=code)
@@ -187,6 +189,7 @@ def test_the_seats_own_account_taking_it_back_keeps_the_game_rated(sent):
 def test_a_guests_game_records_the_reason_too(sent):
     """Nobody in it is rated now, but its seats may yet be linked to accounts (players who sign in)."""
     code, _ = make_game()
+    seen(code, 1, 3600)  # away: the host's door needs it when the code is made and used
     issued = services.rejoin_code_create(game_id=game_get(code=code).pk, seat=1, by="host")
     services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     game = Game.objects.get(code=code)
@@ -199,6 +202,7 @@ def test_the_first_reason_stays(sent):
     code, _ = signed_in_game({0: ann, 1: bob}, players=3)
     game_id = game_get(code=code).pk
     for seat in (1, 2):
+        seen(code, seat, 3600)
         issued = services.rejoin_code_create(game_id=game_id, seat=seat, by="host")
         services.rejoin_code_redeem(code=code, rejoin_code=issued.code)
     assert Game.objects.get(code=code).unrated_reason == "P1's seat was handed to another device"

@@ -25,6 +25,7 @@ import random
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, places_from_winners, require
+from ..rail_core.ending import race_ranking
 from ..rng import Rng, seed_state
 from ..seat_colors import options_split, seat_colors
 from . import data
@@ -194,15 +195,8 @@ class ResourcefulRails(Engine):
         major cities joined by one network and its cash. Places are :meth:`standings`' (the winners 1st, the
         rest share 2nd); within a place the seats are listed by major cities joined, then cash. ``score`` is
         None: the race is won by reaching the goal, not by a total (the parts say how near each came)."""
-        core = data.core(_map(state))
-        places_by_seat = self.standings(state)
-        majors = {p["seat"]: len(core.majors_connected(state["rail"], p["seat"])) for p in state["players"]}
-        cash = {p["seat"]: p["cash"] for p in state["players"]}
-        ranking = [
-            {"seat": s, "place": places_by_seat[s], "score": None,
-             "parts": [{"label": "Major cities", "value": majors[s]}, {"label": "Cash", "value": cash[s]}]}
-            for s in sorted(majors, key=lambda s: (places_by_seat[s], -majors[s], -cash[s], s))
-        ]
+        majors, ranking = race_ranking(data.core(_map(state)), state["rail"], places=self.standings(state),
+                                       money={p["seat"]: p["cash"] for p in state["players"]}, money_label="Cash")
         return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
 
     def _how(self, state: State, majors: dict[int, int]) -> str:

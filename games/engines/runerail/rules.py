@@ -40,6 +40,7 @@ from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, places_from_winners, require
 from ..rail_core import Fee, RailHooks, SectionCost
+from ..rail_core.ending import race_ranking
 from ..rail_core.mapdata import RailMap
 from ..rng import Rng, seed_state
 from ..seat_colors import options_split, seat_colors
@@ -439,15 +440,8 @@ class Runerail(Engine):
         major cities joined by one network (the Ley Line's two while it is open) and its gold. Places are
         :meth:`standings`' (the winners 1st, the rest share 2nd); within a place the seats are listed by major
         cities joined, then gold. ``score`` is None: the race is won by reaching the goal, not by a total."""
-        core = data.core()
-        places_by_seat = self.standings(state)
-        majors = {p["seat"]: len(core.majors_connected(state["rail"], p["seat"])) for p in state["players"]}
-        gold = {p["seat"]: p["gold"] for p in state["players"]}
-        ranking = [
-            {"seat": s, "place": places_by_seat[s], "score": None,
-             "parts": [{"label": "Major cities", "value": majors[s]}, {"label": "Gold", "value": gold[s]}]}
-            for s in sorted(majors, key=lambda s: (places_by_seat[s], -majors[s], -gold[s], s))
-        ]
+        majors, ranking = race_ranking(data.core(), state["rail"], places=self.standings(state),
+                                       money={p["seat"]: p["gold"] for p in state["players"]}, money_label="Gold")
         return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
 
     def _how(self, state: State, majors: dict[int, int]) -> str:

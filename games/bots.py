@@ -21,7 +21,10 @@ from .selectors import Actor
 log = logging.getLogger(__name__)
 
 MAX_BOT_MOVES = 2000
-_running: set[int] = set()
+# The games whose bots' thread is running in this process → whether it was asked again while running
+# (a commit that put a bot on turn after the thread last looked): the thread then looks once more
+# before it ends, so no request to move is lost between its last look and its exit.
+_running: dict[int, bool] = {}
 _lock = threading.Lock()
 
 
@@ -32,8 +35,9 @@ def bots_schedule(game_id: int) -> None:
         return
     with _lock:
         if game_id in _running:
+            _running[game_id] = True  # look again before ending
             return
-        _running.add(game_id)
+        _running[game_id] = False
     threading.Thread(target=_run_thread, args=(game_id,), daemon=True, name=f"bots-{game_id}").start()
 
 
@@ -44,21 +48,31 @@ BUSY_RETRIES = 30
 
 def _run_thread(game_id: int) -> None:
     try:
-        for attempt in range(BUSY_RETRIES + 1):
-            try:
-                bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
-                break
-            except Exception as exc:
-                if database_fault(exc) is None or attempt == BUSY_RETRIES:
-                    raise
-                close_old_connections()
-                time.sleep(DATABASE_BUSY_RETRY_AFTER * 2)
+        while True:
+            _run_with_retries(game_id)
+            with _lock:
+                if not _running.get(game_id):
+                    _running.pop(game_id, None)
+                    return
+                _running[game_id] = False  # asked again while it ran: look again
     except Exception:
         log.exception("bots failed in game %s", game_id)
-    finally:
         with _lock:
-            _running.discard(game_id)
+            _running.pop(game_id, None)
+    finally:
         close_old_connections()
+
+
+def _run_with_retries(game_id: int) -> None:
+    for attempt in range(BUSY_RETRIES + 1):
+        try:
+            bots_run(game_id=game_id, delay=settings.JUNCTION_BOT_DELAY)
+            return
+        except Exception as exc:
+            if database_fault(exc) is None or attempt == BUSY_RETRIES:
+                raise
+            close_old_connections()
+            time.sleep(DATABASE_BUSY_RETRY_AFTER * 2)
 
 
 def bots_run(*, game_id: int, delay: float) -> int:

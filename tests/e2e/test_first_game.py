@@ -37,7 +37,10 @@ def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: S
     ready = (f"document.body.dataset.status === 'finished'"
              f" || [...document.querySelectorAll({tappable!r})].some((b) => b.getClientRects().length > 0)")
     while time.monotonic() < deadline:
-        page.wait_for_function(ready, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
+        try:
+            page.wait_for_function(ready, timeout=max(1_000, (deadline - time.monotonic()) * 1000))
+        except PlaywrightTimeout:
+            break  # nothing to tap and no end: said below with the page as it was
         if page.evaluate("document.body.dataset.status") == "finished":
             return taps
         version = int(page.evaluate("document.body.dataset.version"))
@@ -80,8 +83,9 @@ def tap_until_the_end(page, *, actions: str, prefer: tuple[str, ...], screens: S
         if taps in moments:
             screens.check(page, moments[taps])
     page.screenshot(path=str(screens.folder / "stuck.png"), full_page=True)
+    where = page.evaluate("(sel) => ({...document.body.dataset, actions: document.querySelector(sel)?.innerText.slice(0, 300)})", actions)
     raise AssertionError(f"the game did not end within {GAME_SECONDS} s ({taps} taps; the last: {tapped[-12:]};"
-                         f" the page as it was: {screens.folder / 'stuck.png'})")
+                         f" the page's data: {where}; as it looked: {screens.folder / 'stuck.png'})")
 
 
 def the_ending(page, *, seats: int, screens: Screens, base_url: str) -> None:

@@ -686,7 +686,7 @@
     if (view.finished || view.phase === "finished") return "The last round: round " + text(view.round);
     if (view.phase === "draft") return "The foreman draft" + (view.draft && view.draft.deal > 1 ? " (deal " + text(view.draft.deal) + ")" : "");
     if (view.phase === "build") return "Build round " + text(view.build_round) + " of " + text(view.build_rounds);
-    return "Round " + text(view.round);
+    return "Round " + text(view.round) + (view.options && view.options.round_limit ? " of " + text(view.options.round_limit) : "");
   }
   /* What the player may do next, one phrase per kind of command the rules allow now (the turn line). */
   const STEP_ORDER = ["keep-foreman", "choose-ship", "choose-load-to-lose", "deliver", "pick-up", "drop", "place-train", "move", "board-ship", "sail",

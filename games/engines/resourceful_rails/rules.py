@@ -25,7 +25,7 @@ import random
 from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, places_from_winners, require
-from ..rail_core.ending import race_ranking
+from ..rail_core.ending import ROUND_LIMIT, race_ranking, richest, round_limit_how, round_limit_reached
 from ..rng import Rng, seed_state
 from ..seat_colors import options_split, seat_colors
 from . import data
@@ -196,7 +196,8 @@ class ResourcefulRails(Engine):
         rest share 2nd); within a place the seats are listed by major cities joined, then cash. ``score`` is
         None: the race is won by reaching the goal, not by a total (the parts say how near each came)."""
         majors, ranking = race_ranking(data.core(_map(state)), state["rail"], places=self.standings(state),
-                                       money={p["seat"]: p["cash"] for p in state["players"]}, money_label="Cash")
+                                       money={p["seat"]: p["cash"] for p in state["players"]}, money_label="Cash",
+                                       by_money=state["end_reason"] == ROUND_LIMIT)
         return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
 
     def _how(self, state: State, majors: dict[int, int]) -> str:
@@ -207,12 +208,9 @@ class ResourcefulRails(Engine):
             return str(players[seat]["name"] or f"Seat {seat + 1}")
 
         names = _and([name(s) for s in winners])
-        if state["end_reason"] == "round-limit":
-            rounds = state["options"]["round_limit"]
-            richest = f"${players[winners[0]]['cash']:,}" if winners else "$0"
-            who = f"{names} had the most cash, {richest}" if len(winners) == 1 else f"{names} shared the most cash, {richest} each"
-            return (f"Nobody reached the goal in the {rounds} {'round' if rounds == 1 else 'rounds'} the game was limited to: "
-                    f"{who}.")
+        if state["end_reason"] == ROUND_LIMIT:
+            amount = f"${players[winners[0]]['cash']:,}" if winners else "$0"
+            return round_limit_how(names, len(winners) > 1, state["options"]["round_limit"], amount, "cash")
         if not winners:
             return ""
         goal = f"{WIN_MAJORS} major cities and ${WIN_CASH:,}"
@@ -569,17 +567,15 @@ class ResourcefulRails(Engine):
             qualified = [s for s in state["qualified"] if self.qualifies(state, s)]
             if qualified:
                 return events + self._finish(state, self._richest(state, qualified), "won")
-            limit = state["options"]["round_limit"]
-            if limit and state["round"] >= limit:
-                return events + self._finish(state, self._richest(state, state["order"]), "round-limit")
+            if round_limit_reached(state):
+                return events + self._finish(state, self._richest(state, state["order"]), ROUND_LIMIT)
             state["turn_index"] = 0
             state["round"] += 1
         return events + self._begin_turn(state, state["order"][state["turn_index"]])
 
     @staticmethod
     def _richest(state: State, seats: list[int]) -> list[int]:
-        best = max(state["players"][s]["cash"] for s in seats)
-        return sorted(s for s in seats if state["players"][s]["cash"] == best)
+        return richest({p["seat"]: p["cash"] for p in state["players"]}, seats)
 
     def qualifies(self, state: State, seat: int) -> bool:
         if state["players"][seat]["cash"] < WIN_CASH:

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..base import Command, Engine, Event, Option, RulesError, State, places_from_winners, require
 from ..rail_core import Fee, RailHooks, SectionCost
-from ..rail_core.ending import race_ranking
+from ..rail_core.ending import ROUND_LIMIT, race_ranking, richest, round_limit_how, round_limit_reached
 from ..rail_core.mapdata import RailMap
 from ..rng import Rng, seed_state
 from ..seat_colors import options_split, seat_colors
@@ -327,6 +327,9 @@ class Runerail(Engine):
         Option("port_price", "choice", "published",
                "Building to a port milepost outside a major city costs 2 (published), or its city's 3.",
                choices=("published", "city")),
+        Option("round_limit", "int", 0,
+               "End the game after this many normal rounds (0: no limit, the published rule); then the most gold wins.",
+               min=0, max=500),
     )
 
     # -- setup -----------------------------------------------------------------------------------------
@@ -441,7 +444,8 @@ class Runerail(Engine):
         :meth:`standings`' (the winners 1st, the rest share 2nd); within a place the seats are listed by major
         cities joined, then gold. ``score`` is None: the race is won by reaching the goal, not by a total."""
         majors, ranking = race_ranking(data.core(), state["rail"], places=self.standings(state),
-                                       money={p["seat"]: p["gold"] for p in state["players"]}, money_label="Gold")
+                                       money={p["seat"]: p["gold"] for p in state["players"]}, money_label="Gold",
+                                       by_money=state["end_reason"] == ROUND_LIMIT)
         return {"how": self._how(state, majors), "columns": list(self.RESULT_COLUMNS), "ranking": ranking}
 
     def _how(self, state: State, majors: dict[int, int]) -> str:
@@ -452,6 +456,9 @@ class Runerail(Engine):
         def name(seat: int) -> str:
             return str(players[seat]["name"] or f"Seat {seat + 1}")
 
+        if state["end_reason"] == ROUND_LIMIT:
+            return round_limit_how(_and([name(s) for s in winners]), len(winners) > 1, state["options"]["round_limit"],
+                                   f"{players[winners[0]]['gold']:,} gold", "gold")
         goal = f"{WIN_MAJORS} of the {len(data.core().map.majors)} major cities and {WIN_GOLD:,} gold"
         if len(winners) > 1:
             each = _and([f"{name(s)} ({majors[s]} major cities, {players[s]['gold']:,} gold)" for s in winners])
@@ -1290,6 +1297,9 @@ class Runerail(Engine):
         while True:
             state["turn_index"] += 1
             if state["turn_index"] >= len(state["order"]):
+                if round_limit_reached(state):  # option round_limit: the most gold wins
+                    return events + self._finish(state, richest({p["seat"]: p["gold"] for p in state["players"]},
+                                                                state["order"]), ROUND_LIMIT)
                 state["turn_index"] = 0
                 state["round"] += 1
             nxt = state["players"][state["order"][state["turn_index"]]]

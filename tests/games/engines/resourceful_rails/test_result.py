@@ -84,3 +84,15 @@ def test_the_round_limit_says_so_and_who_was_richest(limit, money, turns, how):
     result = ENGINE.result(state)
     assert result["how"] == how
     assert [parts(r)["Cash"] for r in result["ranking"]] == sorted(money, reverse=True)
+
+
+def test_after_the_round_limit_the_others_are_listed_by_cash_before_major_cities():
+    state = normal_turn(3, round_limit=1)
+    join(state, 2, SIX[:3])  # Cy joined major cities but holds the least cash: the most cash won
+    for seat, money in enumerate([50, 90, 20]):
+        state["players"][seat]["cash"] = money
+    for _ in range(3):
+        end_turn(state)
+    result = ENGINE.result(state)
+    assert [(r["seat"], r["place"]) for r in result["ranking"]] == [(1, 1), (0, 2), (2, 2)]
+    assert parts(result["ranking"][2])["Major cities"] > 0

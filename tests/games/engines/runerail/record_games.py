@@ -9,7 +9,7 @@ through the engine, so any change to the rules that alters a game shows up as a 
 Regenerate only when such a change is intended (a change to the bots alone leaves the fixtures
 valid: they are replayed, not replayed by the bots).
 
-Runerail has no round limit, so every game has at least one planner: a game of random bots alone
+The fixtures play without a round limit (option ``round_limit`` 0, the published rule), so every game has at least one planner: a game of random bots alone
 never ends (the random bot never reaches the goal), while a planner wins against random bots. The
 seeds are chosen so that the set, taken together, draws an event card of every kind and has ships
 boarded and sailed, a foreman hired, loco upgrades, a lost load chosen and destroyed track rebuilt

@@ -41,7 +41,7 @@ def test_enough_recorded_games():
     assert len({g["seed"] for g in games}) == len(games)
     assert {b for g in games for b in g["bots"]} == {"planner", "random"}
     assert sum("random" in g["bots"] for g in games) >= len(games) // 2
-    # Runerail has no round limit: every game has a planner, and every game ended in a win.
+    # No fixture sets a round limit (option round_limit 0): every game has a planner, and every game ended in a win.
     assert all("planner" in g["bots"] for g in games)
     assert {g["end_reason"] for g in games} == {"won"}
     # both values of each option

@@ -140,8 +140,9 @@ def test_bad_player_counts_and_options():
     with pytest.raises(RulesError):
         ENGINE.normalize_options({"prism_bridge": "sometimes"})
     assert ENGINE.normalize_options({}) == {"turn_order": "random", "prism_bridge": "game", "win_check": "at-once",
-                                            "win_tie": "most-gold", "port_price": "published"}
-    for name, bad in (("win_check", "never"), ("win_tie", "coin-toss"), ("port_price", 2)):
+                                            "win_tie": "most-gold", "port_price": "published", "round_limit": 0}
+    for name, bad in (("win_check", "never"), ("win_tie", "coin-toss"), ("port_price", 2), ("round_limit", -1),
+                      ("round_limit", 501)):
         with pytest.raises(RulesError):
             ENGINE.normalize_options({name: bad})
 

@@ -23,7 +23,7 @@ from . import services
 from .engines.base import RulesError
 from .engines.registry import find_engine, get_engine
 from .errors import ServiceError
-from .models import Action, Game, Seat
+from .models import Action, Game, Seat, SeatRemoval
 from .redaction import action_redacted, reveals_all
 
 LOG_SHOWN = 30  # the newest actions shown on a game's page; the rest are a link away
@@ -112,15 +112,15 @@ class GameForm(forms.ModelForm):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
-    list_display = ("code", "kind_title", "status", "version", "player_count", "created_at", "updated_at")
-    list_filter = ("kind", "status")
+    list_display = ("code", "kind_title", "status", "listed", "version", "player_count", "created_at", "updated_at")
+    list_filter = ("kind", "status", "listed")  # listed: an open table (games/listing.py), set by its host
     search_fields = ("code", "seats__name")
     readonly_fields = (
-        "code", "kind_title", "status", "version", "seed", "options_folded", "state_folded", "log_folded",
+        "code", "kind_title", "status", "listed", "removed", "version", "seed", "options_folded", "state_folded", "log_folded",
         "created_at", "updated_at", "started_at", "finished_at",
     )
     fields = (
-        "code", "kind_title", "status", "version", "seed", "control", "reason", "options_folded", "state_folded",
+        "code", "kind_title", "status", "listed", "removed", "version", "seed", "control", "reason", "options_folded", "state_folded",
         "replace_state", "log_folded", "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
     )
     inlines = [SeatInline]
@@ -134,6 +134,13 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)
+
+    @admin.display(description="removed from the waiting room")
+    def removed(self, game: Game) -> str:
+        """Who the host removed before the start (games/seating.py seat_remove; their tokens are
+        answered seat-removed), once each, oldest first; "—" for nobody."""
+        names = list(dict.fromkeys(SeatRemoval.objects.filter(game=game).order_by("removed_at").values_list("name", flat=True)))
+        return ", ".join(names) or "—"
 
     # A game master who is not a superuser reads a running game as a spectator does (games/redaction.py):
     # no seed, the spectator's view for the state, the log with every seat's hidden choices redacted.

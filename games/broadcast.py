@@ -115,7 +115,10 @@ def game_changed(game_id: int, game=None, summary: bool = True):
             return None
         game.seat_list = [(s.index, s.is_bot) for s in game.seats.all()]
     messages = game_messages(game, summary=summary)
-    if game.status == Game.Status.LOBBY or game.version <= 1:
+    # The lobby's pages list open tables only (games/listing.py): an unlisted game's changes are not
+    # theirs to hear (opening or closing a table tells them itself). ``listed`` is read last: the
+    # move path's game (games/store.py) loads without it, and a move is never in the lobby.
+    if (game.status == Game.Status.LOBBY or game.version <= 1) and game.listed:
         messages.append((LOBBY_GROUP, {"type": "relay", "text": dumps({"type": "lobby-changed"})}))
     send(messages)
     return game

@@ -279,9 +279,11 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         await self._seat_lost(Unauthorized("seat-moved", selectors.SEAT_MOVED_MESSAGE), seat=event.get("seat"))
 
     async def seats_reordered(self, event: dict[str, Any]) -> None:
-        """The host reordered the waiting room's seats (games/seating.py): this socket's token
-        keeps its seat row, whose index may have changed. The snapshot looks it up again, then
-        the client is told its seat's index (``{"type": "seat", "seat"}``: the page keeps it)."""
+        """The host reordered the waiting room's seats, or removed one (games/seating.py): this
+        socket's token keeps its seat row, whose index may have changed. The snapshot looks it up
+        again, then the client is told its seat's index (``{"type": "seat", "seat"}``: the page
+        keeps it). A token whose seat was removed holds none: the snapshot tells its client
+        ``seat-removed`` (selectors.token_lost) and closes (4401)."""
         if broadcast.is_own_copy(event) or self.actor.seat is None or self.lost:
             return
         await self._send_snapshot()

@@ -45,6 +45,13 @@ class Game(models.Model):
     # Why this game rates nobody whatever its end (players/ratings.py), said at its end: a seat
     # handed by a rejoin code to anyone but its own account (games/rejoin.py). Empty: no such reason.
     unrated_reason = models.CharField(max_length=200, blank=True, default="", editable=False)
+    # An open table (games/listing.py): listed in the lobby, on the home page and in GET /api/games
+    # for anyone to join. False (a new game's default): unlisted, joined by its code, link or QR only
+    # (and watched by them too). The host opens it and makes it unlisted again.
+    listed = models.BooleanField(
+        default=False, db_index=True,
+        help_text="An open table: listed on the home page and in GET /api/games. Unlisted: joined by its code, link or QR only.",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -168,3 +175,21 @@ class SeatSocket(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.seat} socket"
+
+
+class SeatRemoval(models.Model):
+    """A token whose seat the host removed from the waiting room (games/seating.py seat_remove):
+    only its hash is kept, so a request or socket that still presents it is told 401
+    ``seat-removed`` in words rather than that the token is unknown. The seat's own token and any
+    device tokens (``SeatToken``) of a signed-in player each get a row."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_removals")
+    token_hash = models.CharField(max_length=64, db_index=True, editable=False)
+    name = models.CharField(max_length=40, help_text="The removed seat's player, as the waiting room showed them.")
+    removed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-removed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.game.code}: {self.name} removed"

@@ -9,6 +9,13 @@ unique (game, index) constraint never sees two rows on one index. What else name
 index in the lobby moves with it: the game's rejoin codes and its open sockets' presence rows.
 After the commit the summary is broadcast as for any seat change (``Game.revision`` bumped),
 and the game's sockets are told to look their seat up again (``GameConsumer.seats_reordered``).
+
+The host also removes a seat from the waiting room (:func:`seat_remove`): a stranger who found
+the code, someone who joined twice, a bot too many. The seat row goes, the seats after it move up
+one (renumbered as above), and its tokens stop working: their hashes are kept as
+:class:`~games.models.SeatRemoval` rows, so a request that presents one is answered 401
+``seat-removed`` in words (selectors.token_lost), and the socket that holds one is told so when
+the game's sockets look their seat up again, and closed.
 """
 
 from __future__ import annotations
@@ -17,8 +24,8 @@ from django.db import transaction
 from django.db.models import Case, F, IntegerField, Value, When
 
 from . import broadcast
-from .errors import Conflict, ServiceError
-from .models import Game, RejoinCode, Seat, SeatSocket
+from .errors import Conflict, NotFound, ServiceError
+from .models import Game, RejoinCode, Seat, SeatRemoval, SeatSocket, SeatToken
 from .selectors import Actor, game_get
 from .services import _after_commit, _guarded, _require_host
 
@@ -48,6 +55,43 @@ def seats_reorder(*, code: str, actor: Actor, order: list[int]) -> list[Seat]:
             transaction.on_commit(_guarded(lambda: _reordered_send(game.pk)))
             transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
         return list(game.seats.order_by("index"))
+
+
+def seat_remove(*, code: str, actor: Actor, seat: int) -> Seat:
+    """Take seat ``seat`` away from whoever holds it, in the waiting room. Host only (401
+    ``token-required``, 403 ``host-only``); 404 ``seat-not-found``; 409 ``own-seat`` for the host's
+    own seat, 409 ``game-started`` once the game has started. The seats after it move up one.
+    Returns the removed seat (as it was)."""
+    game = game_get(code=code)
+    _require_host(actor)
+    if type(seat) is not int:
+        raise ServiceError("invalid-request", "seat: a seat's index.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("game-started", "Players can only be removed before the game starts.")
+        seats = list(game.seats.order_by("index"))
+        target = next((s for s in seats if s.index == seat), None)
+        if target is None:
+            raise NotFound("seat-not-found", f"This game has no seat {seat}.")
+        if target.is_host:
+            raise Conflict("own-seat", "That is your own seat: the host stays at the table.")
+        if not target.is_bot:  # a bot's token was never given to anyone
+            hashes = [target.token_hash, *SeatToken.objects.filter(seat=target).values_list("token_hash", flat=True)]
+            SeatRemoval.objects.bulk_create([SeatRemoval(game=game, token_hash=h, name=target.name) for h in hashes])
+        RejoinCode.objects.filter(game=game, seat=seat, used_at__isnull=True).delete()
+        SeatSocket.objects.filter(game=game, seat=seat).delete()
+        target.delete()  # its device tokens (SeatToken) go with it
+        rest = [s.index for s in seats if s.index != seat]
+        new_index = {old: new for new, old in enumerate(rest)}
+        if any(old != new for old, new in new_index.items()):
+            _renumber(game, new_index, offset=max(rest) + 1)
+        # Every socket looks its seat up again: the removed one's token holds none (it is told
+        # seat-removed and closed), the seats after it have moved up one.
+        transaction.on_commit(_guarded(lambda: _reordered_send(game.pk)))
+        transaction.on_commit(lambda: _after_commit(game.pk, schedule_bots=False))
+    target.index = seat
+    return target
 
 
 def _renumber(game: Game, new_index: dict[int, int], *, offset: int) -> None:

@@ -13,7 +13,7 @@ from django.db.models import Q
 from .engines.base import RulesError
 from .engines.registry import find_engine, get_engine
 from .errors import Forbidden, NotFound, ServiceError, Unauthorized
-from .models import Action, Game, RejoinCode, Seat, SeatToken
+from .models import Action, Game, RejoinCode, Seat, SeatRemoval, SeatToken
 from .redaction import action_redacted, reveals_all, seed_public
 from .tokens import hash_token, normalize_join_code
 
@@ -79,12 +79,22 @@ SEAT_MOVED_MESSAGE = (
 )
 
 
+SEAT_REMOVED_MESSAGE = (
+    "The host removed you from this game's waiting room: this device no longer holds a seat there. "
+    "Ask the host if you should join again."
+)
+
+
 def token_lost(digest: str) -> Unauthorized:
     """The error for a token (by its hash) that holds no seat and is not the host's: 401
     ``seat-moved`` when a rejoin code moved its seat to another device (its hash is kept on
-    the used code), else 401 ``invalid-token``. Only a refused token pays for this query."""
+    the used code), 401 ``seat-removed`` when the host removed its seat from the waiting room
+    (games/seating.py seat_remove), else 401 ``invalid-token``. Only a refused token pays for
+    these queries."""
     if RejoinCode.objects.filter(revoked_token_hash=digest).exists():
         return Unauthorized("seat-moved", SEAT_MOVED_MESSAGE)
+    if SeatRemoval.objects.filter(token_hash=digest).exists():
+        return Unauthorized("seat-removed", SEAT_REMOVED_MESSAGE)
     return Unauthorized("invalid-token", "This token is not valid.")
 
 
@@ -138,6 +148,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "max_players": engine.max_players,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
+        "listed": game.listed,  # an open table (games/listing.py): in the lobby list; false: code, link or QR only
         "unrated_reason": game.unrated_reason or None,  # why it rates nobody (games/rejoin.py: a seat handed on); null: none
         "seed": seed_public(game),  # published once the game is finished (games/redaction.py), so anyone can verify it
     }
@@ -281,17 +292,18 @@ GAMES_PAGE_MAX = 100  # games per page of GET /api/games (and its default)
 
 
 def open_games(*, status: str | None = None, limit: int = GAMES_PAGE_MAX) -> list[Game]:
-    """The newest ``limit`` games (of ``status``): the first page of :func:`games_page`."""
+    """The newest ``limit`` open tables (of ``status``): the first page of :func:`games_page`."""
     return games_page(status=status, limit=limit)[0]
 
 
 def games_page(*, status: str | None = None, cursor: str | None = None, limit: int = GAMES_PAGE_MAX) -> tuple[list[Game], str | None]:
-    """A page of games, newest first, and the cursor of the next page (None on the last).
+    """A page of the open tables (``Game.listed``: games/listing.py; an unlisted game is reached
+    by its code only), newest first, and the cursor of the next page (None on the last).
 
     The cursor is a position — the (created_at, id) of the page's last game — so a flood of
     new games never pushes an older game off the pages a client walks through, and no game
     is shown twice. Raises ServiceError for a cursor this server did not give."""
-    games = Game.objects.prefetch_related("seats").order_by("-created_at", "-id")
+    games = Game.objects.filter(listed=True).prefetch_related("seats").order_by("-created_at", "-id")
     if status:
         games = games.filter(status=status)
     if cursor:

@@ -63,11 +63,14 @@ class GameCreated:
 
 def game_create(
     *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None,
-    user: Any | None = None, turn_seconds: int | None = None,
+    user: Any | None = None, turn_seconds: int | None = None, listed: bool = False,
 ) -> GameCreated:
     """A new game in the lobby. With ``host_name`` the host sits at seat 0; ``user`` (a signed-in
-    player, else None) then holds that seat (seat_user_link)."""
+    player, else None) then holds that seat (seat_user_link). ``listed``: an open table, in the
+    lobby list for anyone (games/listing.py); by default unlisted, joined by its code only."""
     engine = _engine_or_400(kind)
+    if type(listed) is not bool:
+        raise ServiceError("invalid-request", "listed must be true or false.")
     host_name = _name_or_400(host_name) if host_name else None
     turn_seconds = game_clock_check(kind=kind, turn_seconds=turn_seconds)  # a clock: its turns are watched from the start
     try:
@@ -86,6 +89,7 @@ def game_create(
                     host_token_hash=hash_token(host_token),
                     turn_seconds=turn_seconds,
                     watched=turn_seconds is not None,
+                    listed=listed,
                 )
                 seat = None
                 if host_name:
@@ -102,7 +106,8 @@ def game_create(
             continue
     else:  # pragma: no cover - 23^5 codes
         raise ServiceError("no-code-available", "Could not allocate a join code; try again.", status=503)
-    transaction.on_commit(_guarded(broadcast.lobby_changed))
+    if listed:  # an unlisted game is news to nobody in the lobby
+        transaction.on_commit(_guarded(broadcast.lobby_changed))
     if seat is not None and _signed_in(user):
         seat_user_link(seat=seat, user=user)
     return GameCreated(game=game, host_token=host_token, seat=seat)

@@ -21,6 +21,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """Only a JSON true or false (DRF's BooleanField also takes "yes", "0", 1 and the like)."""
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
 class NameField(StrictCharField):
     """A name a person typed: NFC, stripped, nothing invisible (``games.names.name_clean``);
     refused naming the field otherwise."""
@@ -47,8 +56,19 @@ class GameCreateSerializer(serializers.Serializer):
         "plays it until its player takes it back (POST /api/games/{code}/seats/me/return).",
     )
 
+    listed = StrictBooleanField(
+        required=False, default=False,
+        help_text="An open table: listed on the home page and in GET /api/games for anyone to join. Absent or false: "
+        "unlisted, joined (and watched) by its code, link or QR code only. The host may change it later "
+        "(POST /api/games/{code}/listing).",
+    )
+
     def validate_turn_seconds(self, value):
         return None if value is None else int(value)
+
+
+class ListingSerializer(serializers.Serializer):
+    listed = StrictBooleanField(help_text="true: an open table, listed for anyone; false: unlisted (code, link or QR only).")
 
 
 class SeatJoinSerializer(serializers.Serializer):
@@ -138,6 +158,9 @@ class GameSummarySerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock: seconds per turn (null: no clock).")
+    listed = serializers.BooleanField(
+        help_text="An open table, listed on the home page and in GET /api/games; false: unlisted, reached by its code only."
+    )
     unrated_reason = serializers.CharField(
         allow_null=True,
         help_text="Why this game rates nobody, e.g. \"Ben's seat was handed to another device\" "
@@ -272,6 +295,20 @@ class SeatOrderSerializer(serializers.Serializer):
 class SeatsOrderedSerializer(serializers.Serializer):
     """The waiting room's seats after the host reordered them."""
 
+    game = GameSummarySerializer()
+
+
+class ListedSerializer(serializers.Serializer):
+    """The game after the host opened its table or made it unlisted (its ``listed``)."""
+
+    game = GameSummarySerializer()
+
+
+class SeatRemovedSerializer(serializers.Serializer):
+    """The waiting room after the host removed a seat: who was removed, and the seats now."""
+
+    seat = serializers.IntegerField(help_text="The removed seat's index (the seats after it moved up one).")
+    name = serializers.CharField(help_text="The removed seat's player.")
     game = GameSummarySerializer()
 
 

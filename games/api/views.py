@@ -15,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import readcache, seating, selectors, services
+from games import listing, readcache, seating, selectors, services
 from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
@@ -169,9 +169,10 @@ class GamesView(APIView):
             ),
         ],
         responses={200: s.GameSummarySerializer(many=True), 400: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer},
-        summary="List games, newest first, a page at a time (e.g. ?status=lobby for open games)",
+        summary="List the open tables, newest first, a page at a time (e.g. ?status=lobby for games to join)",
         description=(
-            "The body is a page of games (a list, newest first). When there are more, the `Link` header "
+            "Only open tables (`listed`: the host opened them) are listed; an unlisted game is reached by its code "
+            "(GET /api/games/{code}). The body is a page of games (a list, newest first). When there are more, the `Link` header "
             "names the next page (`rel=\"next\"`); follow it until it is absent to see every game. The cursor "
             "is a position, not an offset: games created meanwhile never shift or repeat a page."
         ),
@@ -200,13 +201,14 @@ class GamesView(APIView):
         responses={201: s.GameCreatedSerializer, 400: s.ErrorSerializer, 429: s.ErrorSerializer, 503: s.ErrorSerializer},
         summary="Create a game",
         description="The body names the kind and that kind's options (GET /api/kinds lists them); with `name` the "
-        "host also takes seat 0. Keep `host_token`: it is shown only once.",
+        "host also takes seat 0. Keep `host_token`: it is shown only once. The game is unlisted unless `listed` is "
+        "true: joined by its code, link or QR code only, and absent from GET /api/games.",
     )
     def post(self, request):
         data = validated(s.GameCreateSerializer, request)
         created = services.game_create(
             kind=data["kind"], options=data.get("options"), host_name=data.get("name"), host_color=data.get("color"),
-            user=signed_in_user(request), turn_seconds=data.get("turn_seconds"),
+            user=signed_in_user(request), turn_seconds=data.get("turn_seconds"), listed=data["listed"],
         )
         body = selectors.game_summary(created.game)
         body.update(
@@ -313,6 +315,51 @@ class SeatOrderView(APIView):
         data = validated(s.SeatOrderSerializer, request)
         game = selectors.game_get(code=code)
         seating.seats_reorder(code=code, actor=actor_for(request, game), order=list(data["order"]))
+        return Response({"game": selectors.game_summary(selectors.game_get(code=code))})
+
+
+class SeatRemoveView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.SeatRemovedSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Remove a seat from the waiting room (host)",
+        description=(
+            "Before the start only. The seat is freed and the seats after it move up one; its token (and a signed-in "
+            "player's device tokens) stop working: any request with one is answered 401 `seat-removed`, and its socket "
+            "gets the error frame `seat-removed` and is closed (4401). Bots' seats may be removed too. 401 "
+            "`token-required` without a token, 403 `host-only` for any token but the host's, 404 `seat-not-found`, "
+            "409 `own-seat` for the host's own seat, 409 `game-started` once the game has started."
+        ),
+    )
+    def post(self, request, code, seat):
+        game = selectors.game_get(code=code)
+        removed = seating.seat_remove(code=code, actor=actor_for(request, game), seat=seat)
+        return Response({"seat": removed.index, "name": removed.name, "game": selectors.game_summary(selectors.game_get(code=code))})
+
+
+class ListingView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=s.ListingSerializer,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.ListedSerializer, **ERRORS},
+        summary="Open the table to anyone, or make it unlisted again (host)",
+        description=(
+            "`{\"listed\": true}`: the game is listed on the home page and in GET /api/games for anyone to join or "
+            "watch. `{\"listed\": false}`: unlisted, reached by its code, link or QR code only (a new game's default). "
+            "Every page of the game gets the summary with `listed`; the lobby's pages look again. 400 "
+            "`invalid-request` for anything but true or false, 401 `token-required` without a token, 403 `host-only` "
+            "for any token but the host's."
+        ),
+    )
+    def post(self, request, code):
+        data = validated(s.ListingSerializer, request)
+        game = selectors.game_get(code=code)
+        listing.game_listed_set(code=code, actor=actor_for(request, game), listed=data["listed"])
         return Response({"game": selectors.game_summary(selectors.game_get(code=code))})
 
 

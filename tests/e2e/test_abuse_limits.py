@@ -69,7 +69,7 @@ def test_behind_one_trusted_proxy_each_forwarded_client_counts_alone(daphne, pri
 def test_creating_games_past_the_rate_is_429_with_json_and_retry_after(daphne, private_redis):
     server = daphne(extra_env=isolated({"JUNCTION_CREATE_RATE": "3/hour"}, private_redis))
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        created = [client.post("/api/games", json={"kind": "toy", "name": "x"},
+        created = [client.post("/api/games", json={"kind": "toy", "name": "x", "listed": True},  # open tables: listed
                                headers={"X-Forwarded-For": f"198.51.100.{i}"}) for i in range(6)]
         assert [r.status_code for r in created] == [201] * 3 + [429] * 3
         for r in created[3:]:

@@ -221,7 +221,8 @@ def axe_violations(page, full: bool = True) -> list[str]:
 
 
 def create(url: str, kind: str, name: str | None, options: dict | None = None) -> dict:
-    body = {"kind": kind, **({"name": name} if name else {}), **({"options": options} if options else {})}
+    # Open tables (games/listing.py): the home page's list of open games has them to walk through.
+    body = {"kind": kind, "listed": True, **({"name": name} if name else {}), **({"options": options} if options else {})}
     created = httpx.post(f"{url}/api/games", json=body)
     assert created.status_code == 201, created.text
     return created.json()

@@ -27,7 +27,8 @@ def lobby_game(*, age: float, seat_age: float | None = None) -> str:
     joined it that long ago."""
     code, _ = make_game(players=1, start=False)
     then = timezone.now() - timedelta(seconds=age)
-    Game.objects.filter(code=code).update(created_at=then, updated_at=then)
+    # An open table (games/listing.py), so that leaving the open-games list is seen.
+    Game.objects.filter(code=code).update(created_at=then, updated_at=then, listed=True)
     Seat.objects.filter(game__code=code).update(joined_at=then)
     if seat_age is not None:
         seat, _, _ = services.seat_join(code=code, name="Late")
@@ -55,6 +56,7 @@ def test_old_unstarted_lobby_games_become_abandoned_and_nothing_else(settings, s
     revision_before = game_summary(game_get(code=old))["revision"]
     Game.objects.filter(code=started).update(created_at=timezone.now() - timedelta(days=3), updated_at=timezone.now() - timedelta(days=3))
 
+    assert old in [g.code for g in open_games(status="lobby")]
     with django_capture_on_commit_callbacks(execute=True):
         assert services.games_expire() == 1
     assert status(old) == "abandoned"

@@ -59,6 +59,9 @@ def test_create_join_start_flow(api_client):
     assert created["token"] == created["host_token"]
     code = created["code"]
 
+    # Unlisted by default (games/listing.py): not in the list until the host opens the table.
+    assert code not in [g["code"] for g in api_client.get("/api/games?status=lobby").json()]
+    assert post(api_client, f"/api/games/{code}/listing", {"listed": True}, created["host_token"]).status_code == 200
     lobby = api_client.get("/api/games?status=lobby").json()
     assert code in [g["code"] for g in lobby]
 
@@ -236,7 +239,7 @@ def test_openapi_schema_documents_every_endpoint(api_client):
 def test_games_list_pages_with_a_cursor_to_every_game(api_client):
     from games.models import Game
 
-    codes = [post(api_client, "/api/games", {"kind": "toy"}).json()["code"] for _ in range(5)]
+    codes = [post(api_client, "/api/games", {"kind": "toy", "listed": True}).json()["code"] for _ in range(5)]  # open tables
     Game.objects.filter(code=codes[2]).update(created_at=Game.objects.get(code=codes[3]).created_at)  # a tie: the id decides
     seen, url, pages = [], "/api/games?status=lobby&limit=2", 0
     while url:
@@ -247,7 +250,7 @@ def test_games_list_pages_with_a_cursor_to_every_game(api_client):
         seen += [g["code"] for g in page]
         pages += 1
         if pages == 1:  # a flood after the first page neither shifts nor repeats the next ones
-            post(api_client, "/api/games", {"kind": "toy"})
+            post(api_client, "/api/games", {"kind": "toy", "listed": True})
         link = response.headers.get("Link")
         url = link[1:link.index(">")] if link else None
         assert url is None or (url.startswith("/api/games?") and "status=lobby" in url and "limit=2" in url and 'rel="next"' in link)

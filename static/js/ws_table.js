@@ -362,7 +362,8 @@
     if (!view) {
       round.textContent = "";
       phase.textContent = status === "lobby" ? "Waiting to start" : "Loading…";
-      turn.replaceChildren(status === "lobby" ? "Players are joining: " + (summary.seats || []).map((s) => s.name).join(", ") : "");
+      const joined = (summary.seats || []).map((s) => s.name);  // none yet: no colon with nothing after it
+      turn.replaceChildren(status !== "lobby" ? "" : joined.length ? "Players are joining: " + joined.join(", ") : "Waiting for players to join");
       $("ws-t-headline").textContent = status === "lobby" ? "Join with code " + code : "";
       $("ws-t-order").replaceChildren();
       note.textContent = "";

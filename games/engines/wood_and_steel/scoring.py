@@ -113,7 +113,7 @@ def tie_breakdown(player: dict[str, Any], depth_rule: str = "times") -> list[dic
     delivered = {k: n for k, n in player["deliveries"].items() if n > 0}
     if delivered:
         b = breadth_bonus(len(delivered))
-        lines.append({"source": "breadth", "ties": b, "detail": f"{len(delivered)} different commodities delivered"})
+        lines.append({"source": "breadth", "ties": b, "detail": f"{len(delivered)} different commodit{'y' if len(delivered) == 1 else 'ies'} delivered"})
         most_k = max(sorted(delivered), key=lambda k: delivered[k])
         d = depth_bonus(delivered[most_k], depth_rule)
         if d:

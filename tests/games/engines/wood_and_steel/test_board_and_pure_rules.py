@@ -126,6 +126,16 @@ def test_breadth_and_depth_bonuses():
     assert S.depth_bonus(2, "literal") == 3
 
 
+def test_the_breadth_line_counts_its_commodities_in_words():
+    """The final scoring's lines, as a phone shows them: one commodity is not "commodities" (issue 34)."""
+    def breadth(deliveries):
+        player = {"tie_log": [], "deliveries": deliveries, "end_bonus": []}
+        return next(x["detail"] for x in S.tie_breakdown(player) if x["source"] == "breadth")
+
+    assert breadth({"coal": 1}) == "1 different commodity delivered"
+    assert breadth({"coal": 2, "grain": 1, "wine": 0}) == "2 different commodities delivered"
+
+
 def test_round_half_up_matches_javascript():
     assert R.round_half_up(5, 2) == 3  # 2.5 -> 3 (Python's round gives 2)
     assert R.round_half_up(25, 10) == 3

@@ -85,6 +85,8 @@
     if (Object.keys(options).length) body.options = options;
     const clock = document.getElementById("create-clock").value;  // seconds per turn; "": no clock
     if (clock) body.turn_seconds = Number(clock);
+    // An open table is listed under Open games for anyone; unticked (the default), the game is unlisted (games/listing.py).
+    if (document.getElementById("create-listed").checked) body.listed = true;
     const result = await Junction.api("POST", "/api/games", body);
     if (!result.ok) {
       Junction.showError(errorBox, Junction.errorText(result));

@@ -24,7 +24,9 @@
         s.is_bot ? Junction.el("span", { class: "tag", text: s.bot + " bot" }) : null,
         s.index === mine.seat ? Junction.el("span", { class: "tag you", text: "you" }) : null,
         reorder ? Junction.el("span", { class: "seat-move" },
-          moveButton(game, k, -1, "↑", "Move " + s.name + " up"), moveButton(game, k, 1, "↓", "Move " + s.name + " down")) : null)));
+          moveButton(game, k, -1, "↑", "Move " + s.name + " up"), moveButton(game, k, 1, "↓", "Move " + s.name + " down")) : null,
+        lobby && mine.host && !s.is_host ? removeButton(s) : null)));
+    listing(game);
     $("waiting-room").hidden = !lobby;
     $("play").hidden = lobby;
     $("host-controls").hidden = !(lobby && mine.host);
@@ -40,6 +42,55 @@
     seatClock(game);  // the clock and, for a seat a bot keeps while its player is away, the way back
     if (window.JunctionPlay && window.JunctionPlay.onGame) window.JunctionPlay.onGame(game);
   }
+  // Open table or unlisted (games/listing.py): said to everyone in the waiting room; the host's switch.
+  function listing(game) {
+    $("listing-line").textContent = game.listed
+      ? "Open table: listed on the home page for anyone to join."
+      : "Unlisted table: only people with the code, the link or the QR code can join or watch.";
+    const toggle = $("listing-toggle");
+    if (toggle) { toggle.textContent = game.listed ? "Make unlisted" : "Open table"; toggle.dataset.listed = game.listed ? "true" : "false"; }
+  }
+  const listingToggle = $("listing-toggle");
+  if (listingToggle) listingToggle.addEventListener("click", async () => {
+    Junction.showError(errorBox, "");
+    listingToggle.disabled = true;
+    const result = await Junction.api("POST", "/api/games/" + code + "/listing", { listed: !summary.listed }, mine.token);
+    listingToggle.disabled = false;
+    if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); return; }
+    renderGame(result.data.game);
+  });
+
+  /* The host removes a person (or a bot) from the waiting room (POST …/seats/{index}/remove,
+   * games/seating.py): their seat is freed, their page is told. */
+  function removeButton(seat) {
+    const words = "Remove " + seat.name;
+    const button = Junction.el("button", { type: "button", class: "seat-remove", "aria-label": words, title: words, text: "Remove" });
+    button.addEventListener("click", async () => {
+      Junction.showError(errorBox, "");
+      button.disabled = true;
+      const result = await Junction.api("POST", "/api/games/" + code + "/seats/" + seat.index + "/remove", undefined, mine.token);
+      if (!result.ok) { Junction.showError(errorBox, Junction.errorText(result)); button.disabled = false; return; }
+      renderGame(result.data.game);
+    });
+    return button;
+  }
+  // This browser's seat was removed by the host (the error seat-removed): say so in words instead of
+  // the room, and forget the token.
+  let removed = false;
+  function seatRemoved() {
+    if (removed) return;
+    removed = true;
+    Junction.saveSeat(code, { token: null, seat: null, host: false });
+    $("room").hidden = true;
+    $("conn").hidden = true;  // closed on purpose: no "offline" badge
+    const link = (href, text) => Junction.el("a", { href, text, class: "button-link" });
+    const notice = Junction.el("section", { class: "card seat-removed", id: "seat-removed", role: "alert" },
+      Junction.el("h2", { text: "The host removed you from this table" }),
+      Junction.el("p", { text: "Your seat in the waiting room is free again, and this device no longer holds it. If that was a mistake, ask the host for the link and join again." }),
+      Junction.el("p", { class: "row" }, link("/", "Back to the home page"), link("/games/" + code + "/", "Watch the game")));
+    (document.querySelector("main.page") || document.body).prepend(notice);
+  }
+
   // The host hands a seat to a new device (static/js/rejoin.js): a phone that died comes back; once
   // the game is on, a seat whose player is away goes to a bot until they take it back.
   const rejoinPanel = mine.host && typeof JunctionRejoin !== "undefined"
@@ -79,6 +130,7 @@
     onError(error) {
       // Its seat was handed to another device: say so instead of showing the game.
       if (error.code === "seat-moved" && typeof JunctionRejoin !== "undefined") { JunctionRejoin.seatMoved(code, error, [$("room")]); return; }
+      if (error.code === "seat-removed") { seatRemoved(); return; }
       Junction.showError(errorBox, error.message);
     },
   });

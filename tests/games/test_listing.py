@@ -189,3 +189,17 @@ def test_the_home_page_lists_open_tables_only(client):
     assert f"/join/{public}" in page and f"/join/{private}" not in page
     assert client.get(f"/join/{private}").status_code == 200  # its link still works
     assert client.get(f"/games/{private}/").status_code == 200
+
+
+def test_the_migration_opens_the_games_made_before_it():
+    """0008_game_listed: games made when every game was listed keep their listing."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0008_game_listed")
+    older = [make_game(players=2, start=start)[0] for start in (False, True)]
+    assert not Game.objects.filter(listed=True).exists()
+    migration.existing_games_open(apps, None)
+    assert set(Game.objects.filter(listed=True).values_list("code", flat=True)) == set(older)
+    assert services.game_create(kind="toy", host_name="Later").game.listed is False  # new ones: unlisted

@@ -923,7 +923,7 @@ class WoodAndSteelEngine(Engine):
         else:
             p["money"] += net
             ties = c["ties"]
-            p["tie_log"].append({"source": "delivery", "ties": c["ties"], "detail": f"{c['commodity']} to {dest} (contract {c['id']})", "round": state["round"], "contract": c["id"]})
+            p["tie_log"].append({"source": "delivery", "ties": c["ties"], "detail": f"{c['commodity']} to {dest} ({c['type']} contract)", "round": state["round"], "contract": c["id"]})
             if board.cities[dest]["west_coast"] and (opts["west_coast_bonus"] == "every-delivery" or not p["west_coast_bonus_taken"]):
                 bonus = 2 if state["west_coast_delivered"] else 3
                 p["tie_log"].append({"source": "west-coast", "ties": bonus, "detail": f"{'First' if bonus == 3 else 'Later'} West Coast delivery ({dest})", "round": state["round"]})

@@ -136,6 +136,23 @@ def test_the_breadth_line_counts_its_commodities_in_words():
     assert breadth({"coal": 2, "grain": 1, "wine": 0}) == "2 different commodities delivered"
 
 
+def test_a_delivery_line_names_the_contract_in_words_not_by_its_number():
+    """"+1 coal to Denver (private contract)", not "(contract 7)": the id means nothing at the table."""
+    from games.engines.wood_and_steel import ENGINE
+
+    from .helpers import started_game
+
+    state = started_game(3, check_network=False)
+    seat = state["current_seat"]
+    p = state["players"][seat]
+    c = ENGINE._new_contract(state, ctype="private", commodity="coal", destination="Denver", holder=seat, status="held", reason="test")
+    ENGINE._contract(state, p["private"])["status"] = "discarded"
+    p["private"], p["offers"], p["turn_actions"], p["money"] = c["id"], [], [], 50_000
+    ENGINE.apply(state, seat=seat, command={"cmd": "fulfill-contract", "contract": c["id"]})
+    line = next(x for x in S.tie_breakdown(p) if x["source"] == "delivery")
+    assert line["detail"] == "coal to Denver (private contract)" and line["contract"] == c["id"]
+
+
 def test_round_half_up_matches_javascript():
     assert R.round_half_up(5, 2) == 3  # 2.5 -> 3 (Python's round gives 2)
     assert R.round_half_up(25, 10) == 3

@@ -696,7 +696,7 @@
     if (early) { box.append(el("p", { class: "sw-reason" }, text(early.reason.message))); return box; }
     const lostEntry = cruise.find((e) => e.command.path.length === 0 && !e.reason);
     if (lostEntry) {
-      const why = !ship.outfit.includes("captain") ? "It has no captain." : "Your canals have no forward path of " + plural(ship.speed, "step") + ".";
+      const why = !ship.outfit.includes("captain") ? "it has no captain." : "your canals have no forward path of " + plural(ship.speed, "step") + ".";
       box.append(el("p", { class: "sw-reason", id: "sw-cannot-cruise" }, "This ship cannot cruise: " + why + " Put a captain on board or add canals first, if you can."),
         entryButton(lostEntry, "Send it (it is lost)"));
       return box;
@@ -710,7 +710,7 @@
     if (chosen) chosen.path.forEach(([x, y, spot], i) => { const k = x + "," + y; (pathMap[k] || (pathMap[k] = {}))[spot] = i + 1; });
     box.append(el("div", { class: "sw-paths", role: "group", "aria-label": "Cruise paths" }, paths.slice(0, 12).map((p, i) => el("button", { type: "button", class: "sw-path" + (i === c.chosen ? " selected" : ""),
       "aria-pressed": i === c.chosen ? "true" : "false", "data-path": i, onclick: () => { c.chosen = i; redraw(); } },
-      "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from " + where(p.start, me.canal.tiles) : "") + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).map((f) => D.FEATURE_NAMES[f] || f).join(", ") : "")))));
+      "Path " + (i + 1) + ": " + plural(p.score.total, "point") + (p.start ? " from " + where(p.start, me.canal.tiles) : "") + " to " + where(p.path[p.path.length - 1], me.canal.tiles) + (p.spots.some(Boolean) ? " · " + p.spots.filter(Boolean).map((f) => D.FEATURE_NAMES[f] || f).join(", ") : "")))));
     const start = chosen && chosen.start ? { x: chosen.start[0], y: chosen.start[1], spot: chosen.start[2] } : undefined;  // a first cruise: where it sets off
     box.append(canalGrid(me, { path: pathMap, token: start, label: "Your canals with the chosen path numbered" }));
     if (chosen) {

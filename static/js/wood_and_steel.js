@@ -312,7 +312,8 @@
     const rows = [...view.players].sort((a, b) => b.ties - a.ties).map((p) => el("li", { class: p.seat === view.viewer ? "me" : "" }, el("b", {}, p.name), " — " + p.ties + " ties"));
     const me = view.viewer !== null && view.viewer !== undefined ? view.players[view.viewer] : null;
     const target = view.options && view.options.target_ties;
-    const parts = [el("h3", {}, "Railroad ties" + (target ? " (first to " + target + ")" : "")), el("ol", { class: "ws-leaders" }, rows)];
+    const last = view.options && view.options.max_rounds;
+    const parts = [el("h3", {}, "Railroad ties" + (target ? " (first to " + target + (last ? ", or the most after round " + last : "") + ")" : "")), el("ol", { class: "ws-leaders" }, rows)];
     if (me) {
       parts.push(el("h4", {}, "How my " + me.ties + " ties add up"),
         me.tie_breakdown.length ? el("ul", { class: "ws-breakdown" }, me.tie_breakdown.map((t) => el("li", {}, el("b", {}, signed(t.ties)), " " + t.detail + (t.round ? " (round " + t.round + ")" : "")))) : el("p", { class: "muted" }, "No ties yet: deliver contracts to earn them."));
@@ -543,7 +544,8 @@
       $("version").textContent = payload.version;
       version = payload.version;
       if (undoConfirmAt !== null && undoConfirmAt !== version) hideUndoConfirm();  // the game moved on: that undo is stale
-      $("ws-heading").textContent = (view.round ? "Round " + view.round + " · " : "") + (PHASES[view.phase] || view.phase);
+      const last = view.options && view.options.max_rounds;  // a game shortened on the create form: "Round 2 of 3"
+      $("ws-heading").textContent = (view.round ? "Round " + view.round + (last ? " of " + last : "") + " · " : "") + (PHASES[view.phase] || view.phase);
       const me = view.viewer;
       const myMove = legal.length > 0;
       let turn;

@@ -370,7 +370,8 @@
       return;
     }
     document.body.dataset.phase = view.phase;
-    round.textContent = view.round ? "Round " + view.round : "Setup";
+    const last = view.options && view.options.max_rounds;  // a game shortened on the create form: "Round 2 of 3"
+    round.textContent = view.round ? "Round " + view.round + (last ? " of " + last : "") : "Setup";
     phase.textContent = PHASES[view.phase] || view.phase;
     let headline = "", noteText = "";
     if (view.phase === "ranking") {

@@ -9,6 +9,7 @@ class PlayersConfig(AppConfig):
     def ready(self) -> None:
         self._turn_notices_ready()
         self._ratings_ready()
+        self._record_ready()
 
     def _turn_notices_ready(self) -> None:
         """Turn notices (players/notices.py): told by games.turns when a signed-in player's turn begins."""
@@ -23,5 +24,13 @@ class PlayersConfig(AppConfig):
         from games.turns import register_game_finished
 
         from .ratings import game_finished
+
+        register_game_finished(game_finished)
+
+    def _record_ready(self) -> None:
+        """A player's record (players/record.py): told by games.turns when the rules finish a watched game."""
+        from games.turns import register_game_finished
+
+        from .record import game_finished
 
         register_game_finished(game_finished)

@@ -99,3 +99,26 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.user}: {self.mu_before:.1f} → {self.mu_after:.1f}"
+
+
+class GameRecord(models.Model):
+    """One finished game in a signed-in player's record (players/record.py): the place the rules gave
+    the seat they held at the end. Every game the rules finished counts, rated or not (bots and guests
+    at the table too); a game the game master ended does not. Written when the rules finish the game;
+    ``manage.py recompute_records`` rebuilds them all."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_records")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="records")
+    kind = models.CharField(max_length=40)
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(help_text="1 = first; equal places are a tie.")
+    players = models.PositiveSmallIntegerField(help_text="Seats at the table, bots included.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "-game_id"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="gamerecord_one_per_game_and_seat")]
+        indexes = [models.Index(fields=["user", "kind"], name="gamerecord_user_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} {self.game_id}: place {self.place} of {self.players}"

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from games.engines.base import RulesError
 from games.engines.registry import get_engine
 
-from . import ratings
+from . import ratings, record
 
 
 def ratings_home(request):
@@ -35,5 +35,8 @@ def profile(request, username: str):
         "player": user.get_username(),
         "ratings": ratings.player_ratings(user=user),
         "changes": ratings.rating_changes_recent(user=user),
+        "record": record.player_record(user=user),
+        "recent_games": record.player_games_recent(user=user),
+        "history": record.rating_history(user=user),
         "mine": request.user.is_authenticated and request.user.pk == user.pk,
     })

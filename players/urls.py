@@ -5,7 +5,7 @@ from django.urls import path  # noqa: F401
 
 from games import converters  # noqa: F401  (registers <gamecode:…>)
 
-from . import data_views, install_views, notices_views, ratings_views, views
+from . import api, data_views, install_views, notices_views, ratings_views, views
 
 urlpatterns: list = [
     # -- accounts and My games (players/views.py) --
@@ -20,6 +20,7 @@ urlpatterns: list = [
     path("ratings/", ratings_views.ratings_home, name="ratings"),
     path("ratings/<slug:kind>/", ratings_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", ratings_views.profile, name="player-profile"),
+    path("api/players/<str:username>", api.PlayerView.as_view(), name="api-player"),
     # -- your data (players/data_views.py) --
     path("me/account", data_views.account_page, name="my-account"),
     path("me/account/download", data_views.account_download, name="my-account-download"),

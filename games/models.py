@@ -52,6 +52,12 @@ class Game(models.Model):
         default=False, db_index=True,
         help_text="An open table: listed on the home page and in GET /api/games. Unlisted: joined by its code, link or QR only.",
     )
+    # Play again (games/rematch.py): the game this one's table went on to, with the same title, options and
+    # seats; set once, by the first seat that asked.
+    next_game = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_games", editable=False,
+        help_text="The rematch: the next game of this table (same title, options and seats).",
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -149,9 +149,16 @@ def game_summary(game: Game) -> dict[str, Any]:
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
         "listed": game.listed,  # an open table (games/listing.py): in the lobby list; false: code, link or QR only
+        "next_game": _next_game_code(game),  # the table's rematch (games/rematch.py); null: none yet
         "unrated_reason": game.unrated_reason or None,  # why it rates nobody (games/rejoin.py: a seat handed on); null: none
         "seed": seed_public(game),  # published once the game is finished (games/redaction.py), so anyone can verify it
     }
+
+
+def _next_game_code(game: Game) -> str | None:
+    if not game.next_game_id:
+        return None
+    return Game.objects.filter(pk=game.next_game_id).values_list("code", flat=True).first()
 
 
 def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -63,11 +63,12 @@ class GameCreated:
 
 def game_create(
     *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None,
-    user: Any | None = None, turn_seconds: int | None = None, listed: bool = False,
+    user: Any | None = None, turn_seconds: int | None = None, listed: bool = False, host_token: str | None = None,
 ) -> GameCreated:
     """A new game in the lobby. With ``host_name`` the host sits at seat 0; ``user`` (a signed-in
     player, else None) then holds that seat (seat_user_link). ``listed``: an open table, in the
-    lobby list for anyone (games/listing.py); by default unlisted, joined by its code only."""
+    lobby list for anyone (games/listing.py); by default unlisted, joined by its code only. ``host_token``:
+    the host's token when the caller made it (games/rematch.py), else a new one."""
     engine = _engine_or_400(kind)
     if type(listed) is not bool:
         raise ServiceError("invalid-request", "listed must be true or false.")
@@ -77,7 +78,7 @@ def game_create(
         clean_options = engine.normalize_options(hooks.prepare_options(kind, dict(options or {})))
     except RulesError as exc:
         raise ServiceError(exc.code, exc.message) from None
-    host_token = new_token()
+    host_token = host_token or new_token()
     for _ in range(20):
         try:
             with transaction.atomic():

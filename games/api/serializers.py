@@ -161,6 +161,10 @@ class GameSummarySerializer(serializers.Serializer):
     listed = serializers.BooleanField(
         help_text="An open table, listed on the home page and in GET /api/games; false: unlisted, reached by its code only."
     )
+    next_game = serializers.CharField(
+        allow_null=True,
+        help_text="The table's rematch (POST /api/games/{code}/rematch): the next game's code; null: none yet.",
+    )
     unrated_reason = serializers.CharField(
         allow_null=True,
         help_text="Why this game rates nobody, e.g. \"Ben's seat was handed to another device\" "
@@ -310,6 +314,16 @@ class SeatRemovedSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="The removed seat's index (the seats after it moved up one).")
     name = serializers.CharField(help_text="The removed seat's player.")
     game = GameSummarySerializer()
+
+
+class RematchSerializer(serializers.Serializer):
+    """The table's next game and the asker's token there (POST /api/games/{code}/rematch)."""
+
+    code = serializers.CharField(help_text="The next game's join code.")
+    token = serializers.CharField(help_text="Your token in the next game: your seat's, or the host's. The same on every ask.")
+    seat = serializers.IntegerField(allow_null=True, help_text="Your seat there (the turn order turned by one); null: the host without a seat.")
+    host = serializers.BooleanField(help_text="Whether the token is the next game's host's.")
+    created = serializers.BooleanField(help_text="Whether this ask made the next game (false: another seat asked first).")
 
 
 class SeatChangedSerializer(serializers.Serializer):

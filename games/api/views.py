@@ -15,7 +15,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import listing, readcache, seating, selectors, services
+from games import listing, readcache, rematch, seating, selectors, services
 from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
@@ -383,6 +383,28 @@ class SeatReturnView(APIView):
         game = selectors.game_get(code=code)
         result = services.seat_return(code=code, actor=actor_for(request, game))
         return _seat_changed_response(result, code)
+
+
+class RematchView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.RematchSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Play again: the table's next game, with the same title, options and seats (your seat's or the host's token)",
+        description=(
+            "At game over any seat (or the host) asks; the first ask makes the next game (same title, options, clock, "
+            "listing, people, bots and colours; the turn order turned by one: the old second seat sits first) in its "
+            "waiting room, and the old game's summary names it as `next_game` (every page hears it over the "
+            "WebSocket). Every ask, first or later, answers with the next game's `code` and the asker's `token` there "
+            "(their seat's, or the host's): the same token on every device and every retry. 401 `token-required` "
+            "without a token, 409 `game-not-finished` before the game is over."
+        ),
+    )
+    def post(self, request, code):
+        game = selectors.game_get(code=code)
+        return Response(rematch.game_rematch(code=code, actor=actor_for(request, game)).to_json())
 
 
 class SeatBotView(APIView):

@@ -121,7 +121,14 @@
       $("version").textContent = text(payload.version);
       $("state-json").textContent = shown(payload.state, 2);
       const mine = payload.legal_commands || [];
-      $("turn").textContent = payload.status === "finished" ? "Game over." : payload.status === "paused" ? "The game is paused." : mine.length ? "Your move." : "Waiting for others…";
+      const over = payload.status === "finished" && payload.result;
+      $("turn").textContent = over ? "" : payload.status === "finished" ? "Game over." : payload.status === "paused" ? "The game is paused." : mine.length ? "Your move." : "Waiting for others…";
+      $("turn").hidden = !!over;
+      // The ending (the rules' ranking, the replay, play again) in place of the turn line once the rules ended it.
+      const ending = over ? Junction.ending(payload.result, { seats: (ctx.summary && ctx.summary.seats) || [], you: ctx.seat, code: ctx.code,
+        kind: ctx.summary && ctx.summary.kind, title: ctx.summary && ctx.summary.title }) : null;
+      const before = $("generic-ending");
+      if (ending) { ending.id = "generic-ending"; if (before) before.replaceWith(ending); else $("turn").after(ending); } else if (before) before.remove();
       Junction.showError($("play-error"), "");
       $("legal").replaceChildren(...mine.map((command) => el("button", {
         type: "button", class: "command", "data-cmd": command.cmd,

@@ -491,15 +491,48 @@ const Junction = (() => {
     }
     const winners = result.ranking.filter((r) => r.place === 1).map((r) => (seats.find((s) => s.index === r.seat) || {}).name || "Seat " + (r.seat + 1));
     const headline = winners.length > 1 ? "A tie: " + winners.join(" and ") + " share first place." : winners.length ? winners[0] + " won." : "Nobody won.";
+    const held = o.code ? seatFor(o.code) : null;
     const links = el("p", { class: "ending-links" },
-      o.code ? el("a", { href: "/games/" + encodeURIComponent(o.code) + "/replay", class: "ending-replay" }, "Watch the replay") : null,
-      o.kind ? el("a", { href: "/?kind=" + encodeURIComponent(o.kind) + "#create", class: "ending-again" }, "Play " + text(o.title, "this game") + " again") : null);
+      held && held.token ? rematchButton(o.code, held.token)
+        : o.kind ? el("a", { href: "/?kind=" + encodeURIComponent(o.kind) + "#create", class: "ending-again" }, "Play " + text(o.title, "this game") + " again") : null,
+      o.code ? el("a", { href: "/games/" + encodeURIComponent(o.code) + "/replay", class: "ending-replay" }, "Watch the replay") : null);
     return el("section", { class: "ending", "aria-label": "How the game ended" },
       el("h2", {}, "Game over"),
       el("p", { class: "ending-headline" }, headline),
       result.how ? el("p", { class: "ending-how" }, result.how) : null,
       list, links);
   }
+
+  // ---- play again (games/rematch.py): one tap makes the table's next game or joins it -------------
+  // The next game of each finished game this page heard of (the summary's `next_game`, live over the socket).
+  const nextGames = {};
+  const REMATCH_ASK = "Play again with this table", REMATCH_JOIN = "Join the next game";
+  /* The ending's button for a browser that holds a seat (or the host's token) in game `code`: the first tap
+   * at the table makes the next game (same title, options and people; the turn order turned by one), every
+   * other phone's then says "Join the next game"; either way this browser keeps its new token and goes there. */
+  function rematchButton(code, token) {
+    const button = el("button", { type: "button", class: "primary ending-rematch", "data-code": code }, nextGames[code] ? REMATCH_JOIN : REMATCH_ASK);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const result = await api("POST", "/api/games/" + encodeURIComponent(code) + "/rematch", undefined, token);
+      if (!result.ok || !result.data) {
+        button.disabled = false;
+        showError(document.getElementById("play-error"), errorText(result), button);
+        return;
+      }
+      saveSeat(result.data.code, { token: result.data.token, seat: result.data.seat, host: result.data.host });
+      location.assign("/games/" + encodeURIComponent(result.data.code) + "/");
+    });
+    return button;
+  }
+  document.addEventListener("junction:game", (event) => {
+    const game = event.detail || {};
+    if (!game.code || !game.next_game || nextGames[game.code] === game.next_game) return;
+    nextGames[game.code] = game.next_game;
+    for (const button of document.querySelectorAll(".ending-rematch")) {
+      if (button.dataset.code === game.code) button.textContent = REMATCH_JOIN;
+    }
+  });
 
   // ---- plurals through the language's plural rules ---------------------------------------
   const pluralRules = new Intl.PluralRules("en-US");

@@ -18,7 +18,8 @@ GAME_SECONDS = 240  # a whole game with two bots, on a busy 2-core machine (the 
 
 def tap_until_the_end(page: Page, *, actions: str, prefer: tuple[str, ...], screens: Screens, moments: dict[int, str],
                       pick: tuple[str, str] | None = None,
-                      other_taps: tuple[str, Callable[[Page], str | None]] | None = None) -> int:
+                      other_taps: tuple[str, Callable[[Page], str | None]] | None = None,
+                      leave: tuple[str, ...] = ()) -> int:
     """Tap through the person's turns until the game is over: at each turn the first enabled command button
     of ``actions`` whose command comes first in ``prefer`` (else the first enabled one; never a take-back,
     which would go round in circles). ``pick``: a (piece, place) pair of selectors for a title where a
@@ -26,13 +27,14 @@ def tap_until_the_end(page: Page, *, actions: str, prefer: tuple[str, ...], scre
     open, tap the first piece, then the first open place. ``other_taps``: for what neither does (a title's
     own way of building a command on the page), a (JavaScript condition, function) pair: when no command
     button is open and the condition holds, the function taps and returns what it did in words (None:
-    nothing done, look again). ``moments``: after which tap (1, 2, …) to check the screen, and under what
-    name. Returns the number of taps."""
+    nothing done, look again). ``leave``: commands whose buttons are steps of a flow ``other_taps`` drives
+    (an item added to a load, a choice it makes its own way), never tapped on their own. ``moments``: after
+    which tap (1, 2, …) to check the screen, and under what name. Returns the number of taps."""
     deadline = time.monotonic() + GAME_SECONDS
     taps = 0
     tapped: list[str] = []
     refused: str | None = None
-    buttons = f"{actions} button[data-cmd]:enabled:not([data-cmd=undo]):not([data-cmd=take-back])"
+    buttons = f"{actions} button[data-cmd]:enabled" + "".join(f":not([data-cmd={cmd}])" for cmd in ("undo", "take-back", *leave))
     pieces = f"{actions} {pick[0]}:enabled" if pick else None
     tappable = buttons + (f", {pieces}" if pieces else "")
     ready = (f"document.body.dataset.status === 'finished'"

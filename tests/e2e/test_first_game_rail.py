@@ -36,6 +36,7 @@ SAYS = {"build": "build up to", "move": "move your train", "place-train": "put y
         "pick-up": "load ", "drop": "unload ", "upgrade": "upgrade your", "discard-hand": "swap all your",
         "discard-cards": "discard ", "keep-foreman": "keep ", "hire-foreman": "hire a foreman", "board-ship": "board a ship",
         "choose-ship": "choose the ship", "sail": "sail (tap", "choose-load-to-lose": "choose the load"}
+SEED = 1
 MAP_MODES = {"build": "build", "move": "move", "place-train": "place", "sail": "sail"}
 
 
@@ -125,7 +126,7 @@ class Newcomer:
             self.screens.problems.append(f"{mode}: the hint under the map does not say where to tap: {hint!r}")
         keys = [",".join(map(str, at)) for at in (command.get("path") or [command.get("at")])]
         if command["cmd"] == "build":
-            tries = [[keys[-1]], [keys[0], keys[-1]], keys]  # the end; then the way, as the hint says
+            tries = [[keys[0], keys[-1]], keys]  # where it starts and ends; then the way, as the hint says
         else:
             tries = [[keys[-1]]]
         for points in tries:
@@ -181,9 +182,11 @@ class Newcomer:
         return True
 
 
-def first_game(live_server_url, new_page, *, kind: str, title: str, p: str, money: str, rounds: int) -> None:
+def first_game(live_server_url, new_page, *, kind: str, title: str, p: str, money: str, rounds: int, seed: int) -> None:
     """``rounds``: the create form's round limit, enough for a delivery or two and a whole game in well under
-    three minutes."""
+    three minutes. ``seed``: the game's, set through the shared database before it starts (as conftest's
+    toy_game does): the same game in both passes, one where the advice has the person move and deliver (in
+    some games the planner's seat never does within the limit)."""
     started = time.monotonic()
     screens = Screens(kind)
     ann = new_page(width=390, height=844)
@@ -196,6 +199,7 @@ def first_game(live_server_url, new_page, *, kind: str, title: str, p: str, mone
         ann.click("#add-bot")
     ann.wait_for_selector("#seat-list li[data-seat='2']")
     screens.check(ann, "waiting-room", axe=True)
+    Game.objects.filter(code=code).update(seed=seed)
     ann.click("#start-game")
     ann.wait_for_url(f"**/games/{code}/")
     ann.wait_for_selector(f"#{p}-map svg")
@@ -227,8 +231,8 @@ def first_game(live_server_url, new_page, *, kind: str, title: str, p: str, mone
 
 
 def test_resourceful_rails_first_game_on_a_phone_with_two_bots(live_server_url, new_page):
-    first_game(live_server_url, new_page, kind="resourceful-rails", title="Resourceful Rails", p="rr", money="cash", rounds=8)
+    first_game(live_server_url, new_page, kind="resourceful-rails", title="Resourceful Rails", p="rr", money="cash", rounds=8, seed=SEED)
 
 
 def test_runerail_first_game_on_a_phone_with_two_bots(live_server_url, new_page):
-    first_game(live_server_url, new_page, kind="runerail", title="Runerail", p="rn", money="gold", rounds=8)
+    first_game(live_server_url, new_page, kind="runerail", title="Runerail", p="rn", money="gold", rounds=8, seed=SEED)

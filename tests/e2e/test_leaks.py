@@ -1,9 +1,9 @@
 """The leak test: hidden information never leaves the server, for every title, against a real Daphne.
 
-Bot games are played through the HTTP API. After every move every seat and a spectator read every
-door: the state (``GET …/state``), ``get-state`` through ``…/commands`` and through the notes'
-``POST /api``, the action log, and the WebSocket frames they received all along; at checkpoints and
-at the end also the replay at every step, the data download (each seat is a signed-in player), the
+Bot games are played through the HTTP API. Every seat and a spectator read the state (``GET …/state``)
+after every move; ``get-state`` through ``…/commands`` and through the notes' ``POST /api``, and the log's
+last moves, one viewer a move in turn; the WebSocket frames they received all along; at checkpoints and
+at the end also the whole log, the replay at every step, the data download (each seat is a signed-in player), the
 game's pages, the lobby socket and the admin as a game master who is not a superuser.
 
 What is secret comes from the engine (``Engine.secrets``: each seat's hidden holdings and the decks'
@@ -16,6 +16,7 @@ random generator the game went through, so nothing readable can rebuild a hand o
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
 import re
@@ -204,11 +205,16 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
             problems.append(f"{'spectator' if viewer is None else f'seat {viewer}'} read {leak} at {door}")
 
     async def read_doors(client: httpx.AsyncClient, version: int) -> None:
+        """Every viewer reads the state after every move; the other doors (get-state both ways, the log's last
+        moves) one viewer a move in turn, so each viewer reads each of them every few moves (what a move
+        reveals stays in the state and the log, which every viewer reads whole at the checkpoints)."""
         for v in viewers:
             headers = auth(token_of[v])
             state = await client.get(f"/api/games/{code}/state", headers=headers)
             assert state.status_code == 200, state.text
             check(v, f"GET state v{version}", state.json())
+            if v != viewers[version % len(viewers)]:
+                continue
             got = await client.post(f"/api/games/{code}/commands", json={"cmd": "get-state"}, headers=headers)
             if v is not None:
                 assert got.status_code == 200, got.text
@@ -216,16 +222,18 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
                 notes = await client.post("/api", json={"cmd": "get-state", "game": code, "player_id": v}, headers=headers)
                 assert notes.status_code == 200, notes.text
                 check(v, f"POST /api get-state v{version}", notes.json())
-            log = await client.get(f"/api/games/{code}/actions", params={"after": max(0, version - 3)}, headers=headers)
+            log = await client.get(f"/api/games/{code}/actions", params={"after": max(0, version - len(viewers) - 1)}, headers=headers)
             assert log.status_code == 200, log.text
             check(v, f"actions v{version}", log.json())
 
-    async def read_everything(client: httpx.AsyncClient, version: int) -> None:
-        """The doors read at checkpoints: the whole log, every replay step, the download, the pages, the admin."""
+    async def read_everything(client: httpx.AsyncClient, version: int, *, replay: bool) -> None:
+        """The doors read at checkpoints: the whole log, every replay step (``replay``: at the last checkpoint,
+        while the game is still on, every step so far; a step reads the same whenever it is read until the
+        game ends), the download, the pages, the admin."""
         for v in viewers:
             headers = auth(token_of[v])
             check(v, f"the whole log at v{version}", (await client.get(f"/api/games/{code}/actions", headers=headers)).json())
-            for step in range(1, version + 1):
+            for step in range(1, version + 1 if replay else 1):
                 replayed = await client.get(f"/api/games/{code}/replay", params={"step": step}, headers=headers)
                 assert replayed.status_code == 200, replayed.text
                 check(v, f"replay step {step} at v{version}", replayed.json())
@@ -256,6 +264,7 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
         await asyncio.sleep(0.5)
         rng = random.Random(29)
         moves = 0
+        replayed = False
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
             while moves < moves_wanted:
                 game = await in_db_thread(lambda: Game.objects.get(code=code))
@@ -264,6 +273,11 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
                     break
                 seat = active[0]
                 command = engine.bot_command(game.state, seat=seat, bot=engine.bot_default(), rng=rng)
+                ahead = copy.deepcopy(game.state)
+                engine.apply(ahead, seat=seat, command=command)
+                if engine.is_finished(ahead) and not replayed:  # the last move: every replay step while it is still secret
+                    await read_everything(client, game.version, replay=True)
+                    replayed = True
                 answer = await client.post(f"/api/games/{code}/commands", json=command, headers=auth(tokens[seat]))
                 assert answer.status_code == 200, (command, answer.text)
                 moves += 1
@@ -275,8 +289,9 @@ def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_mod
                 check(seat, f"the answer to {command['cmd']} v{game.version}", answer.json())
                 await read_doors(client, game.version)
                 if moves in (moves_wanted // 2,):
-                    await read_everything(client, game.version)
-            await read_everything(client, (await in_db_thread(lambda: Game.objects.get(code=code))).version)
+                    await read_everything(client, game.version, replay=False)
+            last = await in_db_thread(lambda: Game.objects.get(code=code))
+            await read_everything(client, last.version, replay=not replayed)
         await asyncio.sleep(0.5)
         stop.set()
         await asyncio.gather(*listeners)

@@ -91,6 +91,9 @@ class Seat(models.Model):
     # phone has been away JUNCTION_REJOIN_AWAY seconds (from this, else joined_at) may be handed
     # to a new device by the host (games/rejoin.py).
     last_seen = models.DateTimeField(null=True, blank=True, editable=False)
+    # When its player resigned (games/resign.py): they finish last (after anyone who resigned later), and
+    # the title's bot plays the seat to the end unless the game ended with the resignation. None: playing.
+    resigned_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["game", "index"]

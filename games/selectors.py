@@ -128,6 +128,7 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         # clocks (games/clocks.py): a bot plays for the seat's absent player, who may take it back;
         # by when the seat on turn must move (null: no clock, or not on turn)
         "away": seat.away,
+        "resigned": seat.resigned_at is not None,  # its player resigned (games/resign.py): ranks last, a bot plays on
         "turn_deadline": seat.turn_deadline.isoformat() if seat.turn_deadline else None,
     }
 
@@ -180,8 +181,12 @@ def state_payload(*, game: Game, seat: int | None, document: dict[str, Any] | No
         from .takeback import offer
 
         payload["take_back"] = offer(game, seat)
-    if game.status == Game.Status.FINISHED and engine.is_finished(game.state):
-        payload["result"] = engine.result(game.state)  # the ending screen's ranking and scores (Engine.result)
+    if game.status == Game.Status.FINISHED:
+        from .results import game_result
+
+        result = game_result(game=game)  # the ending screen's ranking and scores (Engine.result, with resignations)
+        if result is not None:
+            payload["result"] = result
     return payload
 
 

@@ -284,6 +284,11 @@ def game_command(
         if returned is None:  # it was not away: nothing changed
             return CommandResult(version=game_get(code=code).version, events=[], cmd=cmd)
         return CommandResult(version=returned.version, events=returned.events, cmd=cmd)
+    if cmd == "resign":  # games/resign.py
+        from .resign import seat_resign
+
+        resigned = seat_resign(code=code, actor=actor)
+        return CommandResult(version=resigned.version, events=resigned.events, cmd=cmd)
     game = _game_for_command(code=code, command_id=command_id)
     try:
         return _command_on(
@@ -593,7 +598,7 @@ def _admin_change(*, game_id: int, by: str, change, seat: int | None = None, sta
         update: dict[str, Any] = {"updated_at": now}
         if status is not None:
             update["status"] = status
-            if status == Game.Status.ABANDONED:
+            if status in (Game.Status.ABANDONED, Game.Status.FINISHED):  # finished: a resignation ended it (games/resign.py)
                 update["finished_at"] = now
         result = None
         if game.version > 0:  # started: the change is in the log
@@ -610,7 +615,7 @@ def _admin_change(*, game_id: int, by: str, change, seat: int | None = None, sta
             game.state, game.version = state, game.version + 1
             hooks.state_saved(game.kind, game, state)
         game.status = update.get("status", game.status)
-        turns_track(game=game, state=game.state, now=now)
+        turns_track(game=game, state=game.state, now=now, finished=game.status == Game.Status.FINISHED)
         code = game.code
         transaction.on_commit(lambda: (store.forget(code), _after_commit(game_id)))
     store.forget(code)

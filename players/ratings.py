@@ -38,8 +38,7 @@ from django.db import transaction
 from django.db.models import Count, F
 from openskill.models import PlackettLuce
 
-from games.engines.base import RulesError
-from games.engines.registry import get_engine
+from games import results
 from games.models import Action, Game, Seat
 from games.replay import ADMIN, game_replay
 
@@ -76,10 +75,12 @@ def _seats_rated(game: Game) -> list[tuple[int, int]]:
     the games that pass): its rated seats as (index, user id), or none."""
     if game.status != Game.Status.FINISHED or game.unrated_reason:
         return []
-    seats = list(Seat.objects.filter(game_id=game.pk).order_by("index").values_list("index", "user_id", "is_bot", "away"))
-    if any(is_bot or away for _index, _user, is_bot, away in seats):
+    seats = list(Seat.objects.filter(game_id=game.pk).order_by("index")
+                 .values_list("index", "user_id", "is_bot", "away", "resigned_at"))
+    # A resigned player's seat a bot played on counts: its player finishes last (games/results.py).
+    if any((is_bot or away) and resigned is None for _index, _user, is_bot, away, resigned in seats):
         return []
-    held = [(index, user_id) for index, user_id, _bot, _away in seats if user_id is not None]
+    held = [(index, user_id) for index, user_id, _bot, _away, _resigned in seats if user_id is not None]
     if len(held) < 2 or len({user_id for _index, user_id in held}) < len(held):
         return []
     if _bot_ever_played(game.pk):
@@ -90,15 +91,8 @@ def _seats_rated(game: Game) -> list[tuple[int, int]]:
 def _places(game: Game, state: dict[str, Any] | None, held: list[tuple[int, int]]) -> list[RatedPlace]:
     if state is None:
         return []
-    try:
-        engine = get_engine(game.kind)
-    except RulesError:  # a kind no longer installed
-        return []
-    if not engine.is_finished(state):
-        return []
-    try:
-        standings = engine.standings(state)
-    except NotImplementedError:
+    standings = results.game_places(game=game, state=state)  # the rules' places, resignations laid over them
+    if standings is None:
         return []
     places = [standings[index] for index, _user in held]
     return [RatedPlace(user_id=user_id, seat=index, rank=1 + sum(1 for other in places if other < standings[index]))

@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Avg, Count, F, Q
 
-from games.engines.base import RulesError
-from games.engines.registry import all_engines, get_engine
+from games import results
+from games.engines.registry import all_engines
 from games.models import Game, Seat
 
 from .models import GameRecord, RatingChange
@@ -29,17 +29,10 @@ RECENT_GAMES = 10
 
 
 def game_places(*, game: Game) -> list[int] | None:
-    """Each seat's place (1 = first, ties shared) in ``game`` as its rules finished it; None when the
-    rules did not finish it (a game the game master ended) or its kind ranks nobody."""
-    if game.status != Game.Status.FINISHED or game.state is None:
-        return None
-    try:
-        engine = get_engine(game.kind)
-        if not engine.is_finished(game.state):
-            return None
-        return list(engine.standings(game.state))
-    except (RulesError, NotImplementedError):  # a kind no longer installed, or one without standings
-        return None
+    """Each seat's place (1 = first, ties shared) in ``game`` as it finished: by its rules, with resignations
+    laid over them (games/results.py); None when it did not finish (a game the game master ended) or its
+    kind ranks nobody."""
+    return results.game_places(game=game)
 
 
 def game_record(*, game_id: int) -> list[GameRecord]:

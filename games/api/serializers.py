@@ -140,6 +140,7 @@ class SeatSerializer(serializers.Serializer):
     is_bot = serializers.BooleanField()
     bot = serializers.CharField(allow_null=True)
     away = serializers.BooleanField(help_text="A bot plays for the seat's absent player, who may take it back.")
+    resigned = serializers.BooleanField(help_text="Its player resigned (POST …/seats/me/resign): they rank last; a bot plays the seat on.")
     turn_deadline = serializers.DateTimeField(allow_null=True, help_text="By when the seat on turn must move (a clock); null otherwise.")
 
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<gamecode:code>/seats/<int:seat>/rejoin-code", views.RejoinCodeView.as_view(), name="api-rejoin-code"),
     path("games/<gamecode:code>/rejoin", views.RejoinView.as_view(), name="api-rejoin"),
     path("games/<gamecode:code>/seats/me/return", views.SeatReturnView.as_view(), name="api-seat-return"),
+    path("games/<gamecode:code>/seats/me/resign", views.ResignView.as_view(), name="api-seat-resign"),
     path("games/<gamecode:code>/seats/<int:seat>/bot", views.SeatBotView.as_view(), name="api-seat-bot"),
     path("games/<gamecode:code>/seats/<int:seat>/remove", views.SeatRemoveView.as_view(), name="api-seat-remove"),
     path("games/<gamecode:code>/listing", views.ListingView.as_view(), name="api-listing"),

@@ -109,7 +109,7 @@ class KindsView(APIView):
         responses={200: s.KindSerializer(many=True)},
         summary="Game kinds: player counts, options, bots and every command with its help",
         description="Each kind's `commands` are what POST /api/games/{code}/commands takes for a game of that kind "
-        "(besides `get-state`, `start` and `seat-return`, which every kind takes): each argument with its JSON Schema.",
+        "(besides `get-state`, `start`, `seat-return` and `resign`, which every kind takes): each argument with its JSON Schema.",
     )
     def get(self, request):
         return Response([engine.describe() for engine in all_engines()])
@@ -382,6 +382,31 @@ class SeatReturnView(APIView):
     def post(self, request, code):
         game = selectors.game_get(code=code)
         result = services.seat_return(code=code, actor=actor_for(request, game))
+        return _seat_changed_response(result, code)
+
+
+class ResignView(APIView):
+    throttle_classes = [CommandRateThrottle]
+
+    @extend_schema(
+        request=None,
+        parameters=[TOKEN_PARAM],
+        responses={200: s.SeatChangedSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Resign from the game (your seat's token): you finish last",
+        description=(
+            "Logged as `seat-resigned` (an `admin` action). When only one other seat is left that has not resigned, "
+            "the game ends at once and that seat wins (a two-player game); otherwise the title's default bot plays "
+            "your seat to the end and you cannot take it back. You rank last either way (after anyone who resigned "
+            "later), in the ending's `result` and in ratings. 401 without a token, 403 for the host's token without a "
+            "seat, 409 `already-resigned`, or `game-<status>` when the game is not on. The command `{\"cmd\": "
+            "\"resign\"}` does the same over the WebSocket, `POST /api` or `…/commands`."
+        ),
+    )
+    def post(self, request, code):
+        from games.resign import seat_resign
+
+        game = selectors.game_get(code=code)
+        result = seat_resign(code=code, actor=actor_for(request, game))
         return _seat_changed_response(result, code)
 
 

@@ -397,7 +397,12 @@ SEAT_RETURN = CommandSpec(
     "Take your seat back from the bot that played it while you were away (as POST …/seats/me/return); "
     "no events when it was not away.",
 )
-PLATFORM = (GET_STATE, START, SEAT_RETURN)  # every kind takes these (games/services.py)
+RESIGN = CommandSpec(
+    "resign",
+    "Resign from the game (as POST …/seats/me/resign): you finish last; with only one other seat left the game "
+    "ends and it wins, else the title's bot plays your seat to the end (games/resign.py).",
+)
+PLATFORM = (GET_STATE, START, SEAT_RETURN, RESIGN)  # every kind takes these (games/services.py)
 TAKE_BACK = CommandSpec(
     "take-back",
     "Take back your own last action, even after ending your turn, until the next player acts; refused "

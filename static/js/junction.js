@@ -324,6 +324,7 @@ const Junction = (() => {
         if (e.away) return "The host handed " + name + own + " seat to a bot (" + text(e.bot) + ") until they take it back.";
         return "A bot (" + text(e.bot) + ") plays " + name + own + " seat from now on.";
       case "seat-returned": return name + " took their seat back from the bot.";
+      case "seat-resigned": return name + " resigned" + (e.then === "game-over" ? ": the game is over." : "; a bot plays their seat to the end.");
       case "game-paused": return "The game master paused the game" + (e.reason ? ": " + text(e.reason) : "") + ".";
       case "game-resumed": return "The game master resumed the game.";
       case "game-ended": return "The game master ended the game" + (e.reason ? ": " + text(e.reason) : "") + ".";

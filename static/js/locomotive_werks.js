@@ -9,7 +9,7 @@
   const PHASES = { development: "Development", capacity: "Production capacity", finished: "Game over" };
   const STATUS_REASONS = Junction.STATUS_REASONS;
   const RECENT_TYPES = new Set(["developed", "units-bought", "units-shifted", "passed", "initial-order-moved", "space-unlocked", "space-unlock-waiting", "card-retired", "board-cards-retired", "phase-started", "round-started", "game-started",
-    "rejoin-code-made", "seat-moved", "seat-renamed", "seat-to-bot", "seat-returned", "game-paused", "game-resumed", "game-ended"]);
+    "rejoin-code-made", "seat-moved", "seat-renamed", "seat-to-bot", "seat-returned", "seat-resigned", "game-paused", "game-resumed", "game-ended"]);
   const andList = new Intl.ListFormat("en", { type: "conjunction" });
   let spaces = {}, names = {};
 

@@ -167,7 +167,7 @@ def _wait_port(proc: subprocess.Popen, port: int, log: Path, path: str = "/", ti
 
 
 # Every client of a bench comes from one address: the rate limits must not be what it measures.
-UNLIMITED = {f"JUNCTION_{name}_RATE": "1000000/min" for name in ("JOIN", "CREATE", "COMMAND", "COMMAND_SEAT", "READ", "READ_SEAT")}
+UNLIMITED = {f"JUNCTION_{name}_RATE": "1000000/min" for name in ("JOIN", "CREATE", "COMMAND", "COMMAND_SEAT", "READ", "READ_SEAT", "CHAT", "CHAT_SEAT")}
 
 
 def start_daphne(env: dict[str, str], port: int | None = None, launcher: list[str] | None = None) -> Proc:

@@ -344,6 +344,9 @@ JUNCTION_COMMAND_RATE = os.environ.get("JUNCTION_COMMAND_RATE", "1200/min")
 JUNCTION_COMMAND_SEAT_RATE = os.environ.get("JUNCTION_COMMAND_SEAT_RATE", "600/min")
 JUNCTION_READ_RATE = os.environ.get("JUNCTION_READ_RATE", "1200/min")
 JUNCTION_READ_SEAT_RATE = os.environ.get("JUNCTION_READ_SEAT_RATE", "600/min")
+# Chat messages (games/chat.py): a table's phones behind one address, and each writer on their own.
+JUNCTION_CHAT_RATE = os.environ.get("JUNCTION_CHAT_RATE", "60/min")
+JUNCTION_CHAT_SEAT_RATE = os.environ.get("JUNCTION_CHAT_SEAT_RATE", "12/min")
 # A big read (a state, get-state, the log, a replay step, a kind's content) costs one read token per
 # started JUNCTION_READ_PRICE_BYTES of JSON (0: one token whatever its size); a 304 costs one.
 JUNCTION_READ_PRICE_BYTES = int(os.environ.get("JUNCTION_READ_PRICE_BYTES", "65536") or "0")

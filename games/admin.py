@@ -487,3 +487,29 @@ class SeatAdmin(admin.ModelAdmin):
             except ServiceError as exc:
                 self.message_user(request, f"{seat}: {exc.message}", messages.WARNING)
         self.message_user(request, f"{count} seat(s) handed to a bot.")
+
+
+# -- chat (games/chat.py): read, and hidden by a game master; never edited -----------------------------
+
+from .chat import chat_hide  # noqa: E402
+from .models import ChatMessage  # noqa: E402
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("game", "name", "audience", "text", "created_at", "hidden_by")
+    list_filter = ("audience", "game__kind")
+    search_fields = ("game__code", "name", "text")
+    readonly_fields = ("game", "seat", "user", "name", "audience", "text", "created_at", "hidden_at", "hidden_by")
+    actions = ["messages_hide"]
+
+    @admin.action(description="Hide the selected messages from every page")
+    def messages_hide(self, request, queryset):
+        hidden = sum(chat_hide(message_id=pk, by=request.user.get_username()) for pk in queryset.values_list("pk", flat=True))
+        self.message_user(request, f"{hidden} message(s) hidden.")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # hidden, never deleted: the game master's record of what was said

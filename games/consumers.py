@@ -4,7 +4,8 @@ Server → client: ``{"type": "state", "version", "status", "seat", "state", "le
 on connect and after every change; ``{"type": "game", "game": summary}`` when seats
 or status change; ``{"type": "result", ...}`` / ``{"type": "error", "error": {...}}``
 answering a command the client sent (echoing its ``command_id``); a result comes after the
-state it produced, so a client holding the answer holds the new state too.
+state it produced, so a client holding the answer holds the new state too; ``{"type": "chat",
+"message"}`` and ``{"type": "chat-hidden", "id"}`` for the game's chat (games/chat.py).
 Client → server: the same bodies as ``POST /api/games/{code}/commands``; the exact text
 ``{"type":"ping"}`` is the page's heartbeat, answered ``{"type":"pong"}`` (no database, no limit).
 """
@@ -25,7 +26,7 @@ from django.conf import settings
 from django.db.models import prefetch_related_objects
 from rest_framework.exceptions import ValidationError
 
-from . import broadcast, presence, selectors, services
+from . import broadcast, chat, presence, selectors, services
 from .api.errors import _flatten
 from .api.parsers import TooDeep, loads_bounded
 from .api.serializers import command_validate
@@ -269,6 +270,21 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         if text is not None:
             await self.send(text_data=text)
         self._sent(event.get("version"))
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        """A chat message (games/chat.py), to the sockets that may read it live: the table's to everyone, the
+        spectators' to spectators until the game is over. The page leaves out whom its player muted."""
+        if broadcast.is_own_copy(event) or self.lost:
+            return
+        message = event["message"]
+        if chat.visible_live(audience=message["audience"], game_over=bool(event.get("open")), seat=self.actor.seat, is_host=self.actor.is_host):
+            await self._send_json({"type": "chat", "message": message})
+
+    async def chat_hidden(self, event: dict[str, Any]) -> None:
+        """A game master hid a chat message: every page takes it away."""
+        if broadcast.is_own_copy(event) or self.lost:
+            return
+        await self._send_json({"type": "chat-hidden", "id": event["id"]})
 
     async def seat_moved(self, event: dict[str, Any]) -> None:
         """A rejoin code moved a seat to another device (services.rejoin_code_redeem): the

@@ -202,3 +202,30 @@ class SeatRemoval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game.code}: {self.name} removed"
+
+
+class ChatMessage(models.Model):
+    """A message in a game's chat (games/chat.py): stored with the game, never in the rules' log. The
+    players' chat (``table``) is read by everyone at the table and by spectators; the spectators' own
+    (``watchers``) is kept from the players until the game is over. A game master may hide one."""
+
+    class Audience(models.TextChoices):
+        TABLE = "table", "The table (players)"
+        WATCHERS = "watchers", "Spectators"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The writer's seat; empty: the host without a seat, or a spectator.")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_messages")
+    name = models.CharField(max_length=150, help_text="The writer's name as it was shown.")
+    audience = models.CharField(max_length=10, choices=Audience.choices, default=Audience.TABLE)
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True, editable=False)
+    hidden_by = models.CharField(max_length=150, blank=True, default="", editable=False)
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [models.Index(fields=["game", "id"], name="chatmessage_game_id")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.name}: {self.text[:40]}"

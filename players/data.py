@@ -14,12 +14,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engines.registry import find_engine
-from games.models import Action, Game, Seat
+from games.models import Action, ChatMessage, Game, Seat
 from games.redaction import reveals_all, seed_public
 from games.selectors import action_json
 from games.services import seat_device_tokens_revoke
 
-from .models import Profile, PushSubscription, Rating, RatingChange
+from .models import ChatMute, Profile, PushSubscription, Rating, RatingChange
 from .ratings import rating_displayed
 
 EXPORT_FORMAT = "junction/my-data@1"
@@ -67,6 +67,11 @@ def account_export(*, user) -> dict[str, Any]:
                             "sigma_before": c.sigma_before, "mu_after": c.mu_after, "sigma_after": c.sigma_after}
                            for c in RatingChange.objects.filter(user=user).select_related("game").order_by("game_id")],
         "games": games,
+        # What they said in games' chats (games/chat.py), and whom they muted.
+        "chat": [{"code": m.game.code, "seat": m.seat, "name": m.name, "audience": m.audience, "text": m.text,
+                  "created_at": _iso(m.created_at), "hidden_by_a_game_master": m.hidden_at is not None}
+                 for m in ChatMessage.objects.filter(user=user).select_related("game").order_by("id")],
+        "chat_muted": sorted(ChatMute.objects.filter(user=user).values_list("muted__username", flat=True)),
     }
 
 

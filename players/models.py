@@ -122,3 +122,17 @@ class GameRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.kind} {self.game_id}: place {self.place} of {self.players}"
+
+
+class ChatMute(models.Model):
+    """A signed-in player no longer reads another player's chat messages, in any game (games/chat.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="chatmute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} mutes {self.muted}"

@@ -1,16 +1,20 @@
 """Ratings pages: the kinds (/ratings/), a kind's leaderboard (/ratings/<kind>/) and a player's
-public profile (/players/<username>/). Reads only (players/ratings.py)."""
+public profile (/players/<username>/, and its chat mute: POST /players/<username>/mute). Reads only
+(players/ratings.py), but the mute."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from games.engines.base import RulesError
 from games.engines.registry import get_engine
 
 from . import ratings, record
+from .models import ChatMute
 
 
 def ratings_home(request):
@@ -39,4 +43,22 @@ def profile(request, username: str):
         "recent_games": record.player_games_recent(user=user),
         "history": record.rating_history(user=user),
         "mine": request.user.is_authenticated and request.user.pk == user.pk,
+        "muted": request.user.is_authenticated and ChatMute.objects.filter(user=request.user, muted=user).exists(),
     })
+
+
+@require_POST
+def chat_mute(request, username: str):
+    """Mute (or unmute) ``username`` in every game's chat for the signed-in player (games/chat.py): a form
+    on their profile, with the session's CSRF token."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    other = get_user_model().objects.filter(username=username, is_active=True).first()
+    if other is None:
+        raise Http404("No such player")
+    if other.pk != request.user.pk:
+        if request.POST.get("mute") == "0":
+            ChatMute.objects.filter(user=request.user, muted=other).delete()
+        else:
+            ChatMute.objects.get_or_create(user=request.user, muted=other)
+    return redirect("player-profile", username=other.get_username())

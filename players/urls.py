@@ -20,6 +20,7 @@ urlpatterns: list = [
     path("ratings/", ratings_views.ratings_home, name="ratings"),
     path("ratings/<slug:kind>/", ratings_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", ratings_views.profile, name="player-profile"),
+    path("players/<str:username>/mute", ratings_views.chat_mute, name="player-chat-mute"),
     path("api/players/<str:username>", api.PlayerView.as_view(), name="api-player"),
     # -- your data (players/data_views.py) --
     path("me/account", data_views.account_page, name="my-account"),

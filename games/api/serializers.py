@@ -317,6 +317,28 @@ class SeatRemovedSerializer(serializers.Serializer):
     game = GameSummarySerializer()
 
 
+class ChatMessageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="The writer's seat; null: the host without a seat, or a spectator.")
+    name = serializers.CharField()
+    text = serializers.CharField()
+    audience = serializers.ChoiceField(choices=["table", "watchers"], help_text="table: the players' chat; watchers: the spectators'.")
+    user = serializers.CharField(allow_null=True, help_text="The writer's account name (null: a guest or the host).")
+    created_at = serializers.DateTimeField()
+
+
+class ChatSerializer(serializers.Serializer):
+    messages = ChatMessageSerializer(many=True)
+    quick_phrases = serializers.ListField(child=serializers.CharField(), help_text="One-tap messages for phones.")
+    writes = serializers.BooleanField(help_text="Whether you may write (a seat, the host, or a signed-in spectator).")
+    audience = serializers.CharField(allow_null=True, help_text="Where what you write goes: table or watchers.")
+    muted = serializers.ListField(child=serializers.CharField(), help_text="The players you muted (signed in).")
+
+
+class ChatPostSerializer(serializers.Serializer):
+    text = serializers.CharField(max_length=300, trim_whitespace=False, allow_blank=True)
+
+
 class RematchSerializer(serializers.Serializer):
     """The table's next game and the asker's token there (POST /api/games/{code}/rematch)."""
 

@@ -195,6 +195,7 @@ LIMITS: dict[str, tuple[str, str | None]] = {
     "join": ("JUNCTION_JOIN_RATE", None),
     "command": ("JUNCTION_COMMAND_RATE", "JUNCTION_COMMAND_SEAT_RATE"),
     "read": ("JUNCTION_READ_RATE", "JUNCTION_READ_SEAT_RATE"),
+    "chat": ("JUNCTION_CHAT_RATE", "JUNCTION_CHAT_SEAT_RATE"),
 }
 
 
@@ -284,6 +285,13 @@ class JoinRateThrottle(LimitThrottle):
     """Seat requests (``JUNCTION_JOIN_RATE`` per address)."""
 
     scope = "join"
+    methods = frozenset({"POST"})
+
+
+class ChatRateThrottle(LimitThrottle):
+    """Chat messages (``JUNCTION_CHAT_RATE`` per address, ``JUNCTION_CHAT_SEAT_RATE`` per seat; games/chat.py)."""
+
+    scope = "chat"
     methods = frozenset({"POST"})
 
 

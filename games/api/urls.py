@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<gamecode:code>/listing", views.ListingView.as_view(), name="api-listing"),
     path("games/<gamecode:code>/start", views.StartView.as_view(), name="api-start"),
     path("games/<gamecode:code>/rematch", views.RematchView.as_view(), name="api-rematch"),
+    path("games/<gamecode:code>/chat", views.ChatView.as_view(), name="api-chat"),
     path("games/<gamecode:code>/state", views.StateView.as_view(), name="api-state"),
     path("games/<gamecode:code>/commands", views.CommandsView.as_view(), name="api-commands"),
     path("games/<gamecode:code>/plan", views.PlanView.as_view(), name="api-plan"),

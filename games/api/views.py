@@ -12,10 +12,11 @@ from django.views.decorators.gzip import gzip_page
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import listing, readcache, rematch, seating, selectors, services
+from games import chat, listing, readcache, rematch, seating, selectors, services
 from games.converters import GameCodeConverter
 from games.engines.base import RulesError
 from games.engines.registry import all_engines, get_engine
@@ -24,6 +25,7 @@ from games.tokens import normalize_join_code
 
 from . import serializers as s
 from .throttling import (
+    ChatRateThrottle,
     CommandOrReadThrottle,
     CommandRateThrottle,
     CreateRateThrottle,
@@ -383,6 +385,43 @@ class SeatReturnView(APIView):
         game = selectors.game_get(code=code)
         result = services.seat_return(code=code, actor=actor_for(request, game))
         return _seat_changed_response(result, code)
+
+
+class ChatView(APIView):
+    """The game's chat (games/chat.py). A signed-in spectator writes with their session (and its CSRF token);
+    players and the host with their token."""
+
+    authentication_classes = [SessionAuthentication]
+    throttle_classes = [ChatRateThrottle, ReadRateThrottle]
+
+    @extend_schema(
+        parameters=[TOKEN_PARAM, OpenApiParameter("after", int, description="Only messages with a greater `id`.")],
+        responses={200: s.ChatSerializer, **ERRORS},
+        summary="The game's chat as you may read it (no token: as a spectator)",
+        description="The players' messages (`table`), and the spectators' (`watchers`) for spectators, or for everyone "
+        "once the game is over; without messages a game master hid, or those of players you muted. New messages "
+        "arrive over the WebSocket as `{\"type\": \"chat\", \"message\"}`; a hidden one as `{\"type\": \"chat-hidden\", \"id\"}`.",
+    )
+    def get(self, request, code):
+        game = selectors.game_get(code=code)
+        after = request.query_params.get("after", "0")
+        if not after.isdigit() or len(after) > 18:
+            raise ServiceError("invalid-request", "after: a whole number, 0 or more.")
+        return Response(chat.chat_read(game=game, actor=actor_for(request, game), user=request.user, after=int(after)))
+
+    @extend_schema(
+        request=s.ChatPostSerializer, parameters=[TOKEN_PARAM],
+        responses={201: s.ChatMessageSerializer, 409: s.ErrorSerializer, **ERRORS},
+        summary="Say something in the game's chat (your seat's or the host's token; a spectator signed in)",
+        description="At most 300 characters; no control or invisible formatting characters (400). A guest who only "
+        "watches is 401 `sign-in-required`. Rate-limited (429 with `Retry-After`).",
+    )
+    def post(self, request, code):
+        game = selectors.game_get(code=code)
+        body = s.ChatPostSerializer(data=request.data if isinstance(request.data, dict) else {})
+        body.is_valid(raise_exception=True)
+        message = chat.chat_post(game=game, actor=actor_for(request, game), user=request.user, text=body.validated_data["text"])
+        return Response(chat.message_json(message), status=status.HTTP_201_CREATED)
 
 
 class ResignView(APIView):

@@ -235,6 +235,9 @@ const Junction = (() => {
         } else if (msg.type === "seat") {
           // The host reordered the waiting room's seats: this token's seat has this index now.
           if (Number.isInteger(msg.seat)) { saveSeat(code, { seat: msg.seat }); if (handlers.onSeat) handlers.onSeat(msg.seat); }
+        } else if (msg.type === "chat" || msg.type === "chat-hidden") {
+          // The game's chat (games/chat.py; static/js/chat.js draws it).
+          document.dispatchEvent(new CustomEvent("junction:chat", { detail: msg }));
         } else if (msg.type === "result" || msg.type === "error") {
           const waiter = msg.command_id && pending.get(msg.command_id);
           if (waiter) { pending.delete(msg.command_id); waiter(msg); }

@@ -76,7 +76,7 @@ def test_the_free_text_routes_are_the_ones_this_test_knows():
         "admin/^(?P<app_label>auth|games|companion|players|account)/$",
         "accounts/^confirm-email/(?P<key>[-:\\w]+)/$",
         "accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$",
-        "api/kinds/<slug:kind>/content", "ratings/<slug:kind>/", "players/<str:username>/", "api/players/<str:username>", "rules/<slug:kind>/",
+        "api/kinds/<slug:kind>/content", "ratings/<slug:kind>/", "players/<str:username>/", "players/<str:username>/mute", "api/players/<str:username>", "rules/<slug:kind>/",
     }
 
 
@@ -104,7 +104,7 @@ def test_odd_values_in_every_free_text_route_are_never_a_server_error(clients, v
 
 @pytest.mark.parametrize("value", CONTROL)
 def test_a_control_character_anywhere_in_a_path_is_a_404_without_a_query(client, api_client, django_assert_num_queries, value):
-    for path in (f"/players/{value}/", f"/api/players/{value}", f"/ratings/{value}/", f"/api/kinds/{value}/content",
+    for path in (f"/players/{value}/", f"/players/{value}/mute", f"/api/players/{value}", f"/ratings/{value}/", f"/api/kinds/{value}/content",
                  f"/accounts/password/reset/key/1-{value}/", f"/admin/auth/user/{value}/change/",
                  f"/no/such/{value}/page", f"/static/{value}"):
         with django_assert_num_queries(0):

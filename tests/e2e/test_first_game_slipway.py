@@ -28,7 +28,9 @@ from .conftest import create_game
 from .first_game import tap_until_the_end, the_ending
 from .screens import Screens
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
+# The first pass only (the layout mark, tests/conftest.py): a first game is mostly what its pages look like, at three
+# widths with axe-core; the services behind them are played by every other browser test on both passes.
+pytestmark = [pytest.mark.browser, pytest.mark.layout, pytest.mark.timeout(420)]
 
 ACTIONS = "#sw-actions"
 ROTATION = ("canal", "build", "crew", "equipment", "commodity", "exchange", "employee")

@@ -22,7 +22,9 @@ from .first_game import the_ending
 from .screens import Screens
 from .ws_phones import place_engine
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+# The first pass only (the layout mark, tests/conftest.py): a first game is mostly what its pages look like, at three
+# widths with axe-core; the services behind them are played by every other browser test on both passes.
+pytestmark = [pytest.mark.browser, pytest.mark.layout, pytest.mark.timeout(600)]
 
 SEED = 34
 ROUNDS = 3  # the create form's "stop after this many rounds": a first game to its end in a few minutes

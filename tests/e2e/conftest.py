@@ -292,6 +292,27 @@ def _wood_and_steel_board_present(request):
     yield
 
 
+def join_game(page, base_url: str, code: str, *, name: str) -> None:
+    """Take a seat in ``code`` as a person does: its join link, a name, "Take a seat", then the game's page."""
+    page.goto(f"{base_url}/join/{code}")
+    page.fill("#join-name", name)
+    page.click("text=Take a seat")
+    page.wait_for_url(f"**/games/{code}/")
+
+
+def two_phones(new_page, base_url: str, *, kind: str = "toy", options=None, start: bool = True):
+    """Ann creates a game of ``kind`` on a 390 px phone and Bo joins it by its link on another; with ``start``
+    Ann starts it once Bo is seated. Returns (ann, bo, code)."""
+    ann = new_page(width=390, height=844)
+    code = create_game(ann, base_url, kind=kind, name="Ann", options=options)
+    bo = new_page(width=390, height=844)
+    join_game(bo, base_url, code, name="Bo")
+    ann.wait_for_selector("#seat-list li[data-seat='1']")
+    if start:
+        ann.click("#start-game")
+    return ann, bo, code
+
+
 def create_game(page, base_url: str, *, kind: str, name: str | None, options=None, to_room: bool = True) -> str:
     """Create a game from the home page's form as a person does; its join code. ``options``,
     if given, is called with the page once the form's options block is open. A Wood and Steel game

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import create_game
+from .conftest import two_phones
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -23,15 +23,7 @@ def open_chat(page) -> None:
 
 
 def test_two_phones_chat_through_a_game_and_a_watcher_reads_it(live_server_url, new_page):
-    ann = new_page(width=390, height=844)
-    code = create_game(ann, live_server_url, kind="toy", name="Ann")
-    bo = new_page(width=390, height=844)
-    bo.goto(f"{live_server_url}/join/{code}")
-    bo.fill("#join-name", "Bo")
-    bo.click("text=Take a seat")
-    bo.wait_for_url(f"**/games/{code}/")
-    ann.wait_for_selector("#seat-list li[data-seat='1']")
-    ann.click("#start-game")
+    ann, bo, code = two_phones(new_page, live_server_url)
     for page in (ann, bo):
         page.wait_for_selector("body[data-status=active]")
         open_chat(page)

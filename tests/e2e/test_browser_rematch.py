@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import create_game
+from .conftest import two_phones
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
@@ -20,16 +20,8 @@ def add(page, n: int) -> None:
 
 
 def test_two_phones_finish_and_start_the_rematch_with_one_tap_each(live_server_url, new_page):
-    ann = new_page(width=390, height=844)
-    code = create_game(ann, live_server_url, kind="toy", name="Ann",
-                       options=lambda page: page.fill("[data-option-field=target] input", "5"))
-    bo = new_page(width=390, height=844)
-    bo.goto(f"{live_server_url}/join/{code}")
-    bo.fill("#join-name", "Bo")
-    bo.click("text=Take a seat")
-    bo.wait_for_url(f"**/games/{code}/")
-    ann.wait_for_selector("#seat-list li[data-seat='1']")
-    ann.click("#start-game")
+    ann, bo, code = two_phones(new_page, live_server_url,
+                               options=lambda page: page.fill("[data-option-field=target] input", "5"))
     for page, n, version in ((ann, 3, 2), (bo, 2, 3)):  # 3 + 2 = 5: Bo brings the counter to the target
         page.wait_for_selector(f"body[data-status=active][data-version='{version - 1}'] #legal button[data-cmd=add]")
         add(page, n)

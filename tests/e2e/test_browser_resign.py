@@ -8,22 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import create_game
+from .conftest import two_phones
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 def test_a_player_resigns_and_the_other_wins_on_both_phones(live_server_url, new_page):
-    ann = new_page(width=390, height=844)
-    code = create_game(ann, live_server_url, kind="toy", name="Ann")
-    bo = new_page(width=390, height=844)
-    bo.goto(f"{live_server_url}/join/{code}")
-    bo.fill("#join-name", "Bo")
-    bo.click("text=Take a seat")
-    bo.wait_for_url(f"**/games/{code}/")
+    ann, bo, code = two_phones(new_page, live_server_url, start=False)
     assert bo.locator("#resign-box").is_hidden()  # not before the game is on
-    ann.wait_for_selector("#seat-list li[data-seat='1']")
     ann.click("#start-game")
     bo.wait_for_selector("body[data-status=active]")
     box = bo.locator("#resign-box")

@@ -76,10 +76,10 @@ def chat_read(*, game: Game, actor: Actor, user: Any | None, after: int = 0) -> 
     if signed_in is not None:
         from players.models import ChatMute
 
-        muted_ids = list(ChatMute.objects.filter(user=signed_in).values_list("muted_id", flat=True))
-        if muted_ids:
-            messages = messages.exclude(user_id__in=muted_ids)
-            muted = list(ChatMute.objects.filter(user=signed_in).values_list("muted__username", flat=True))
+        mutes = list(ChatMute.objects.filter(user=signed_in).values_list("muted_id", "muted__username"))
+        if mutes:
+            messages = messages.exclude(user_id__in=[pk for pk, _name in mutes])
+            muted = [name for _pk, name in mutes]
     rows = list(messages.select_related("user").order_by("id")[:CHAT_PAGE])
     writes = actor.seat is not None or actor.is_host or signed_in is not None
     return {"messages": [message_json(m) for m in rows], "quick_phrases": list(QUICK_PHRASES), "writes": writes,

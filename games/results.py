@@ -77,7 +77,9 @@ def game_result(*, game: Game, state: dict[str, Any] | None = None) -> dict[str,
         return result
     names = dict(Seat.objects.filter(game_id=game.pk).values_list("index", "name"))
     rows = {row["seat"]: row for row in result.get("ranking", [])}
-    places = game_places(game=game, state=state) or []
+    # The places game_places gives, from what is read above (not the seats, the log and the rules again).
+    base = list(engine.standings(state)) if finished else [1] * len(names)
+    places = places_with_resignations(base, resigned)
     ranking = sorted(({**rows.get(seat, {"seat": seat, "score": None, "parts": []}), "place": place}
                       for seat, place in enumerate(places)), key=lambda row: (row["place"], row["seat"]))
     who = _names([names.get(seat, f"Seat {seat + 1}") for seat in resigned])

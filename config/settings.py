@@ -369,6 +369,12 @@ JUNCTION_RESYNC_SECONDS = float(os.environ.get("JUNCTION_RESYNC_SECONDS", "2") o
 # The clock runner (manage.py run_clocks, the Procfile's clock: process) looks for turns whose
 # time ran out every this many seconds.
 JUNCTION_CLOCK_TICK = float(os.environ.get("JUNCTION_CLOCK_TICK", "2") or "2")
+# When a person's time runs out the title's bot plays that turn only; after this many such turns in
+# a row it keeps the seat until its player takes it back.
+JUNCTION_CLOCK_EXPIRIES_KEEP = int(os.environ.get("JUNCTION_CLOCK_EXPIRIES_KEEP", "3") or "3")
+# Away periods in slow games (games/away.py): whole days at a time, and days in any 30.
+JUNCTION_AWAY_MAX_DAYS = int(os.environ.get("JUNCTION_AWAY_MAX_DAYS", "7") or "7")
+JUNCTION_AWAY_DAYS_PER_30 = int(os.environ.get("JUNCTION_AWAY_DAYS_PER_30", "10") or "10")
 
 # -- turn notices (players/notices.py) --
 # Web Push's VAPID keys (manage.py vapid_keys prints a pair): the private key as the raw 32 bytes

@@ -35,6 +35,10 @@ class Game(models.Model):
     # The clock (games/clocks.py): seconds each turn may take; None: no clock. When a seat's
     # turn_deadline passes, the clock runner (manage.py run_clocks) hands the seat to a bot.
     turn_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Time per turn, in seconds; empty: no clock.")
+    # Or a time bank (games/clocks.py): each seat starts with bank_seconds, spends it on its turns and
+    # gains increment_seconds after each turn. Never both kinds of clock in one game.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="A time bank: each seat's time for the whole game, in seconds; empty: none.")
+    increment_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="Added to a seat's time bank after each of its turns, in seconds.")
     # Turns are tracked (Seat.turn_started_at: clocks and turn notices) only in games that need it:
     # a clock, or a seat held by a signed-in player. Guest games pay nothing for them.
     watched = models.BooleanField(default=False, editable=False)
@@ -65,6 +69,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} {self.code} ({self.status})"
 
+    @property
+    def clocked(self) -> bool:
+        """A clock of either kind: a time per turn or a time bank."""
+        return bool(self.turn_seconds or self.bank_seconds)
+
+    @property
+    def slow(self) -> bool:
+        """A clock measured in days more than minutes (12 hours a turn or more; a bank of a day or more):
+        its signed-in players may declare an away period (games/away.py) that pauses their clock."""
+        return (self.turn_seconds or 0) >= 43200 or (self.bank_seconds or 0) >= 86400
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -86,6 +101,14 @@ class Seat(models.Model):
     # clock wants its move (clocked games only).
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A time bank's clock (Game.bank_seconds): the seconds this seat has left between its turns (its
+    # turn's deadline is the turn's start plus this); None: the game's bank, untouched.
+    bank_left = models.FloatField(null=True, blank=True)
+    # Turns in a row whose time ran out (games/clocks.py): the title's bot plays such a turn and
+    # gives the seat back when it ends (turn_only); at JUNCTION_CLOCK_EXPIRIES_KEEP in a row the bot
+    # keeps the seat until its player takes it back. A turn the player plays sets it back to 0.
+    expiries = models.PositiveSmallIntegerField(default=0, editable=False)
+    turn_only = models.BooleanField(default=False, editable=False)
     # When a socket of this seat was last known open (games/presence.py): written when one opens
     # and closes and, while one stays open, every half minute or so; None: never. A seat whose
     # phone has been away JUNCTION_REJOIN_AWAY seconds (from this, else joined_at) may be handed
@@ -229,3 +252,19 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.name}: {self.text[:40]}"
+
+
+class AwayPeriod(models.Model):
+    """A signed-in player's declared absence (games/away.py): while it lasts, the clocks of their
+    seats in slow games (Game.slow) are paused. A few days at a time, a limited number of days a month."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="away_periods")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M}"

@@ -78,7 +78,8 @@ def _next_game_create(old: Game) -> Game:
     engine = get_engine(old.kind)
     names = {o.name for o in engine.options}
     options = {k: v for k, v in (old.options or {}).items() if k in names}  # what the host chose, not what setup stored
-    made = services.game_create(kind=old.kind, options=options, turn_seconds=old.turn_seconds, listed=old.listed,
+    made = services.game_create(kind=old.kind, options=options, turn_seconds=old.turn_seconds, bank_seconds=old.bank_seconds,
+                                increment_seconds=old.increment_seconds, listed=old.listed,
                                 host_token=_derived_token(old, old.host_token_hash))
     nxt = made.game
     seats = list(old.seats.order_by("index"))

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.template.loader import select_template
 
+from .clocks import expiries_keep
 from .engines.base import Option, RulesError
 from .engines.registry import all_engines, get_engine
 
@@ -191,6 +192,7 @@ def rules_page(request, kind: str):
         "commands": [spec.to_json() for spec in engine.command_specs()],
         "options": [_option_json(o) for o in engine.options],
         "data": PICTURES[kind]() if kind in PICTURES else {},
+        "expiries_keep": expiries_keep(),  # the clocks section: turns in a row before the bot keeps a seat
     }
     # A kind without a page of its own (a game master's or a test's engine) gets its commands' help.
     template = select_template([f"rules/{kind}.html", "rules/generic.html"])

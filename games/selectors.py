@@ -130,12 +130,18 @@ def seat_json(seat: Seat) -> dict[str, Any]:
         "away": seat.away,
         "resigned": seat.resigned_at is not None,  # its player resigned (games/resign.py): ranks last, a bot plays on
         "turn_deadline": seat.turn_deadline.isoformat() if seat.turn_deadline else None,
+        # a time bank (games/clocks.py): seconds left between turns (null: no bank, or the whole bank)
+        "bank_left": None if seat.bank_left is None else round(seat.bank_left),
+        "turn_only": seat.turn_only,  # its time ran out: a bot plays this turn only, then it is its player's again
+        "away_until": None,  # its player's away period in a slow game (games/away.py): its end
     }
 
 
 def game_summary(game: Game) -> dict[str, Any]:
     engine = get_engine(game.kind)
     seats = [seat_json(s) for s in game.seats.all()]
+    if game.slow and game.status in (Game.Status.LOBBY, Game.Status.ACTIVE, Game.Status.PAUSED):
+        _away_fill(game, seats)
     return {
         "code": game.code,
         "kind": game.kind,
@@ -149,11 +155,26 @@ def game_summary(game: Game) -> dict[str, Any]:
         "max_players": engine.max_players,
         "created_at": game.created_at.isoformat() if game.created_at else None,
         "turn_seconds": game.turn_seconds,  # the clock: seconds per turn (null: none)
+        "bank_seconds": game.bank_seconds,  # or a time bank (games/clocks.py) ...
+        "increment_seconds": game.increment_seconds,  # ... with what each turn adds to it
         "listed": game.listed,  # an open table (games/listing.py): in the lobby list; false: code, link or QR only
         "next_game": _next_game_code(game),  # the table's rematch (games/rematch.py); null: none yet
         "unrated_reason": game.unrated_reason or None,  # why it rates nobody (games/rejoin.py: a seat handed on); null: none
         "seed": seed_public(game),  # published once the game is finished (games/redaction.py), so anyone can verify it
     }
+
+
+def _away_fill(game: Game, seats: list[dict[str, Any]]) -> None:
+    """The end of each seated player's away period under way (games/away.py), in the seats' JSON."""
+    from django.utils import timezone
+
+    from .away import away_ends
+
+    users = dict(game.seats.filter(user__isnull=False).values_list("index", "user_id"))
+    ends = away_ends(user_ids=set(users.values()), now=timezone.now())
+    for seat in seats:
+        end = ends.get(users.get(seat["index"]))
+        seat["away_until"] = end.isoformat() if end else None
 
 
 def _next_game_code(game: Game) -> str | None:

@@ -19,6 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from . import broadcast, hooks, jsontext, store, takeback
+from .clocks import Clock, clock_check, expiries_keep, turn_time
 from .engines.base import RulesError
 from .engines.registry import get_engine
 from .engines.specs import PLATFORM
@@ -63,17 +64,19 @@ class GameCreated:
 
 def game_create(
     *, kind: str, options: dict[str, Any] | None = None, host_name: str | None = None, host_color: str | None = None,
-    user: Any | None = None, turn_seconds: int | None = None, listed: bool = False, host_token: str | None = None,
+    user: Any | None = None, turn_seconds: int | None = None, bank_seconds: int | None = None,
+    increment_seconds: int | None = None, listed: bool = False, host_token: str | None = None,
 ) -> GameCreated:
     """A new game in the lobby. With ``host_name`` the host sits at seat 0; ``user`` (a signed-in
     player, else None) then holds that seat (seat_user_link). ``listed``: an open table, in the
     lobby list for anyone (games/listing.py); by default unlisted, joined by its code only. ``host_token``:
-    the host's token when the caller made it (games/rematch.py), else a new one."""
+    the host's token when the caller made it (games/rematch.py), else a new one. The clock
+    (games/clocks.py): ``turn_seconds``, or ``bank_seconds`` with ``increment_seconds``, or none."""
     engine = _engine_or_400(kind)
     if type(listed) is not bool:
         raise ServiceError("invalid-request", "listed must be true or false.")
     host_name = _name_or_400(host_name) if host_name else None
-    turn_seconds = game_clock_check(kind=kind, turn_seconds=turn_seconds)  # a clock: its turns are watched from the start
+    clock = clock_check(engine=engine, turn_seconds=turn_seconds, bank_seconds=bank_seconds, increment_seconds=increment_seconds)
     try:
         clean_options = engine.normalize_options(hooks.prepare_options(kind, dict(options or {})))
     except RulesError as exc:
@@ -88,8 +91,10 @@ def game_create(
                     options=clean_options,
                     seed=secrets.randbits(62),
                     host_token_hash=hash_token(host_token),
-                    turn_seconds=turn_seconds,
-                    watched=turn_seconds is not None,
+                    turn_seconds=clock.turn_seconds,
+                    bank_seconds=clock.bank_seconds,
+                    increment_seconds=clock.increment_seconds,
+                    watched=clock != Clock(),  # a clock: its turns are watched from the start
                     listed=listed,
                 )
                 seat = None
@@ -354,7 +359,7 @@ def _command_apply(
             # ``game`` now carries the new state: the broadcast needs no second read. A clocked
             # game's seats changed with the turn (their turn_deadline): its summary too.
             transaction.on_commit(
-                lambda saved=game, summary=finished or bool(game.watched and game.turn_seconds): _after_commit(
+                lambda saved=game, summary=finished or bool(game.watched and game.clocked): _after_commit(
                     saved.pk, schedule_bots=schedule_bots, game=saved, summary=summary
                 )
             )
@@ -635,31 +640,23 @@ SEAT_RETURNED = "seat-returned"
 CLOCK = "clock"
 
 
-def game_clock_check(*, kind: str, turn_seconds: int | None) -> int | None:
-    """``turn_seconds`` if it is one of the clocks on offer (games/clocks.py) and the kind has a
-    bot to play for a player whose time runs out; None for no clock; else 400."""
-    from .clocks import TURN_SECONDS
-
-    if turn_seconds is None:
-        return None
-    if type(turn_seconds) is not int or turn_seconds not in TURN_SECONDS:
-        raise ServiceError("invalid-clock", f"turn_seconds must be one of {', '.join(map(str, TURN_SECONDS))} (or null: no clock).")
-    engine = _engine_or_400(kind)
-    if engine.bot_default() is None:
-        raise ServiceError("invalid-clock", f"{engine.title} has no bot to play a seat whose time runs out: it cannot have a clock.")
-    return turn_seconds
-
-
 def seat_clock_expire(*, game_id: int, seat: int, now) -> CommandResult | None:
-    """Seat ``seat``'s time ran out: the kind's default bot plays it (``away``) and moves at once.
+    """Seat ``seat``'s time ran out: the kind's default bot plays it (``away``) and moves at once,
+    for this turn only (``turn_only``: the seat comes back to its player when the turn ends), or
+    for good after ``JUNCTION_CLOCK_EXPIRIES_KEEP`` such turns in a row. A bank that ran out is 0.
     Checked again under the game's lock: None when the game is no longer active, the seat moved
     or is a bot already, or its deadline moved on (another clock runner fired first)."""
 
     def change(game: Game, target: Seat):
-        if (game.status != Game.Status.ACTIVE or not game.turn_seconds or target.is_bot or target.away
+        if (game.status != Game.Status.ACTIVE or not game.clocked or target.is_bot or target.away
                 or target.turn_deadline is None or target.turn_deadline > now):
             return None
-        return _seat_to_bot_away(game, target, by=CLOCK)
+        expiries = target.expiries + 1
+        turn_only = expiries < expiries_keep()
+        update: dict[str, Any] = {"expiries": expiries, "turn_only": turn_only}
+        if game.bank_seconds:
+            update["bank_left"] = 0.0
+        return _seat_to_bot_away(game, target, by=CLOCK, update=update, said={"turn_only": turn_only, "expiries": expiries})
 
     return _admin_change(game_id=game_id, seat=seat, by=CLOCK, change=change)
 
@@ -699,9 +696,11 @@ def seat_return(*, code: str, actor: Actor) -> CommandResult | None:
             raise Conflict(f"game-{locked.status}", f"This game is {locked.status}; its seats stay as they are.", version=locked.version)
         if not target.away:
             return None
-        update: dict[str, Any] = {"is_bot": False, "away": False, "bot": ""}
-        if locked.status == Game.Status.ACTIVE and locked.turn_seconds and target.turn_started_at is not None:
-            update["turn_deadline"] = timezone.now() + timedelta(seconds=locked.turn_seconds)
+        update: dict[str, Any] = {"is_bot": False, "away": False, "bot": "", "turn_only": False, "expiries": 0}
+        if locked.status == Game.Status.ACTIVE and locked.clocked and target.turn_started_at is not None:
+            # On turn: the turn's time afresh, or the bank that is left (at least one increment).
+            seconds = max(turn_time(locked, target.bank_left), float(locked.increment_seconds or 0))
+            update["turn_deadline"] = timezone.now() + timedelta(seconds=seconds)
         Seat.objects.filter(pk=target.pk).update(**update)
         return SEAT_RETURNED, {"seat": target.index}, [
             {"type": SEAT_RETURNED, "seat": target.index, "name": target.name, "bot": target.bot, "by": "player"}], None
@@ -709,14 +708,15 @@ def seat_return(*, code: str, actor: Actor) -> CommandResult | None:
     return _admin_change(game_id=game.pk, seat=actor.seat, by="player", change=change)
 
 
-def _seat_to_bot_away(game: Game, target: Seat, *, by: str):
+def _seat_to_bot_away(game: Game, target: Seat, *, by: str, update: dict[str, Any] | None = None,
+                      said: dict[str, Any] | None = None):
     engine = get_engine(game.kind)
     bot = engine.bot_default()
     if bot is None:
         raise ServiceError("no-bots", f"{engine.title} has no bot to play a seat.")
-    Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot, away=True, turn_deadline=None)
-    return SEAT_TO_BOT, {"seat": target.index, "bot": bot, "away": True}, [
-        {"type": SEAT_TO_BOT, "seat": target.index, "name": target.name, "bot": bot, "by": by, "away": True}], None
+    Seat.objects.filter(pk=target.pk).update(is_bot=True, bot=bot, away=True, turn_deadline=None, **(update or {}))
+    return SEAT_TO_BOT, {"seat": target.index, "bot": bot, "away": True, **(said or {})}, [
+        {"type": SEAT_TO_BOT, "seat": target.index, "name": target.name, "bot": bot, "by": by, "away": True, **(said or {})}], None
 
 
 # --- a seat handed to a new device (a phone that died or lost its storage) ----------------

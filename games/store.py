@@ -49,7 +49,7 @@ ACTION = _q(Action._meta.db_table)
 SEAT = _q(Seat._meta.db_table)
 
 # Model.from_db wants the loaded fields' values in the model's field order.
-_LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in {"id", "kind", "code", "status", "version", "state", "watched", "turn_seconds"})
+_LOAD_FIELDS = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in {"id", "kind", "code", "status", "version", "state", "watched", "turn_seconds", "bank_seconds", "increment_seconds"})
 _STATE_AT = _LOAD_FIELDS.index("state")
 # The seats as "index:is_bot,..." in the same round trip (what the broadcast and the
 # bot check need); string aggregation is spelled differently per database.
@@ -178,7 +178,8 @@ def forget(code: str | None = None) -> None:
 
 def _game(known: _Known, state: Any) -> Game:
     values = [{"id": known.id, "kind": known.kind, "code": known.code, "status": Game.Status.ACTIVE,
-               "version": known.version, "state": state, "watched": False, "turn_seconds": None}[f]
+               "version": known.version, "state": state, "watched": False, "turn_seconds": None, "bank_seconds": None,
+               "increment_seconds": None}[f]
               for f in _LOAD_FIELDS]
     game = Game.from_db(_db.alias, _LOAD_FIELDS, values)
     game.db_updated_at, game.seat_list, game.read_at = known.updated_at, list(known.seat_list), known.read_at

@@ -3,8 +3,8 @@ signed-in player (``Game.watched``). Guest games without a clock pay nothing for
 
 :func:`turns_track` runs in the transaction that saves a new state (``store.move_save`` for every
 command and bot move, ``services.game_start`` and the game master's changes): it sets
-``Seat.turn_started_at`` (and ``turn_deadline`` under a clock) on the seats whose turn began and
-clears it on those whose turn ended, so a deadline is written with the move that starts the turn
+``Seat.turn_started_at`` (and ``turn_deadline`` under a clock, with the bank's accounts:
+games/clocks.py) on the seats whose turn began and clears it on those whose turn ended, so a deadline is written with the move that starts the turn
 and is never lost. Once committed, the listeners hear of it, off the request's thread:
 
 - ``register_turn_started(fn)``: ``fn(game_id, seat_index, user_id, turn_started_at)`` for each
@@ -56,6 +56,12 @@ def turns_track(*, game: Game, state: dict[str, Any] | None, now: datetime.datet
     active: set[int] = set()
     if state is not None and game.status in (Game.Status.ACTIVE, Game.Status.LOBBY) and not finished:
         active = set(get_engine(game.kind).active_seats(state))
+    if game.clocked:
+        started = _clock_track(game=game, active=active, now=now)
+        if started or finished:
+            game_id = game.pk
+            transaction.on_commit(lambda: _committed(game_id, started, now, finished))
+        return
     # One read of the seats' turn fields, then one write, and only when a turn ended or began:
     # the seats whose turn goes on, and a move that leaves the turns as they were, cost no write.
     # Both in SQL of their own: the ORM took longer to build them than the database to run them.
@@ -85,6 +91,50 @@ def turns_track(*, game: Game, state: dict[str, Any] | None, now: datetime.datet
     if started or finished:
         game_id = game.pk
         transaction.on_commit(lambda: _committed(game_id, started, now, finished))
+
+
+def _clock_track(*, game: Game, active: set[int], now: datetime.datetime) -> list[tuple[int, int | None]]:
+    """A clocked game's turns (games/clocks.py), seat by seat: a turn that began gets its deadline
+    (the time per turn, or the seat's bank; in a slow game from the end of its player's away
+    period), a turn that ended keeps what was left of a bank plus the increment (a pause keeps it
+    without), and a seat the bot played for one turn only goes back to its player. Returns the
+    signed-in players' seats whose turn began."""
+    from .away import away_ends
+    from .clocks import turn_time
+
+    paused = game.status == Game.Status.PAUSED
+    seats = list(Seat.objects.filter(game_id=game.pk).values_list(
+        "pk", "index", "user_id", "is_bot", "turn_only", "turn_started_at", "turn_deadline", "bank_left"))
+    changing = [s for s in seats if (s[5] is not None) != (s[1] in active)]
+    if not changing:
+        return []
+    back = away_ends(user_ids={s[2] for s in changing if s[2] is not None}, now=now) if game.slow else {}
+    increment = float(game.increment_seconds or 0)
+    started: list[tuple[int, int | None]] = []
+    for pk, index, user_id, is_bot, turn_only, turn_started_at, deadline, bank_left in changing:
+        resume = max(now, back.get(user_id, now))  # the clock runs again after an away period
+        update: dict[str, Any] = {}
+        if turn_started_at is not None:  # the turn ended (or the game was paused or is over)
+            update = {"turn_started_at": None, "turn_deadline": None}
+            if turn_only:
+                if not paused:  # the bot played the turn whose time ran out: the seat is its player's again
+                    update.update(is_bot=False, away=False, bot="", turn_only=False)
+                    if game.bank_seconds:
+                        update["bank_left"] = increment  # the bank ran out: the increment is what it has
+            elif not is_bot:
+                if not paused:
+                    update["expiries"] = 0  # the player played their turn
+                if game.bank_seconds and deadline is not None:
+                    left = max(0.0, (deadline - resume).total_seconds())
+                    update["bank_left"] = left if paused else left + increment
+        else:  # a turn began
+            update["turn_started_at"] = now
+            if not is_bot:
+                update["turn_deadline"] = resume + datetime.timedelta(seconds=turn_time(game, bank_left))
+                if user_id is not None:
+                    started.append((index, user_id))
+        Seat.objects.filter(pk=pk).update(**update)
+    return started
 
 
 def game_watch(*, game_id: int) -> bool:

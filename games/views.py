@@ -12,7 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
-from .clocks import TURN_SECONDS_CHOICES
+from .clocks import BANK_CHOICES, TURN_SECONDS_CHOICES, expiries_keep
 from .engines.registry import all_engines, get_engine
 from .errors import NotFound
 from .links import public_url
@@ -31,7 +31,8 @@ def home(request):
         request,
         "games/home.html",
         {"kinds": [e.describe() for e in all_engines()], "games": [game_summary(g) for g in open_games(status="lobby", limit=50)],
-         "clocks": TURN_SECONDS_CHOICES},
+         "clocks": TURN_SECONDS_CHOICES, "banks": BANK_CHOICES,
+         "expiries_keep": expiries_keep()},
     )
 
 

@@ -127,7 +127,7 @@ def my_games(*, user: Any, limit: int = MY_GAMES_MAX) -> list[dict[str, Any]]:
             "status_label": Game.Status(game.status).label if game.status in Game.Status.values else game.status,
             "seat": seat.index,
             "name": seat.name,
-            "away": seat.away,
+            "away": seat.away and game.status in (Game.Status.ACTIVE, Game.Status.PAUSED),  # a bot plays for them now
             "on_turn": [names.get(i, f"Seat {i + 1}") for i in on_turn],
             "my_turn": seat.index in on_turn,
             "updated_at": game.updated_at,

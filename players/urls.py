@@ -22,6 +22,7 @@ urlpatterns: list = [
     path("players/<str:username>/", ratings_views.profile, name="player-profile"),
     path("players/<str:username>/mute", ratings_views.chat_mute, name="player-chat-mute"),
     path("api/players/<str:username>", api.PlayerView.as_view(), name="api-player"),
+    path("api/me/away", api.AwayView.as_view(), name="api-my-away"),
     # -- your data (players/data_views.py) --
     path("me/account", data_views.account_page, name="my-account"),
     path("me/account/download", data_views.account_download, name="my-account-download"),

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.throttling import JoinRateThrottle
+from games.away import away_days_per_30, away_status
 from games.errors import ServiceError, Unauthorized
 
 from . import seats
@@ -32,8 +33,11 @@ def my_games(request):
         recent = (now - game["updated_at"]).total_seconds() < 60
         game["updated_ago"] = "just now" if recent else timesince(game["updated_at"], now, depth=1) + " ago"
     held = [{"code": g["code"], "seat": g["seat"]} for g in games]
+    status = away_status(user=request.user, now=now)
     return render(request, "players/my_games.html", {
         "games": games,
+        "away": {"current": status.current, "days_left": status.days_left, "max_days": status.max_days,
+                 "per_30": away_days_per_30(), "choices": list(range(1, min(status.max_days, status.days_left) + 1))},
         "page_data": {"held": held, "welcome": request.GET.get("welcome") == "1",
                       "claim_url": reverse("api-my-seats-claim")},
     })

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.clocks import TURN_SECONDS_CHOICES
+from games.clocks import BANK_CHOICES, TURN_SECONDS_CHOICES
 from games.names import NAME_MAX_LENGTH, name_clean
 from games.services import PALETTE
 
@@ -52,8 +52,9 @@ class GameCreateSerializer(serializers.Serializer):
     color = serializers.ChoiceField(choices=PALETTE, required=False)
     turn_seconds = serializers.ChoiceField(
         choices=TURN_SECONDS_CHOICES, required=False, allow_null=True, default=None,
-        help_text="The clock: seconds per turn (null or absent: no clock). When a seat's time runs out a bot "
-        "plays it until its player takes it back (POST /api/games/{code}/seats/me/return).",
+        help_text="The clock: seconds per turn (null or absent: no clock). When a seat's time runs out a bot plays that "
+        "turn only; after a few such turns in a row it keeps the seat until its player takes it back "
+        "(POST /api/games/{code}/seats/me/return).",
     )
 
     listed = StrictBooleanField(
@@ -63,7 +64,25 @@ class GameCreateSerializer(serializers.Serializer):
         "(POST /api/games/{code}/listing).",
     )
 
+    bank_seconds = serializers.ChoiceField(
+        choices=[bank for bank, _, _ in BANK_CHOICES], required=False, allow_null=True, default=None,
+        help_text="Or a time bank: each seat's seconds for the whole game, with increment_seconds (the pairs on offer: "
+        + "; ".join(f"{bank} + {increment} ({words})" for bank, increment, words in BANK_CHOICES)
+        + "). When a seat's bank runs out a bot plays that turn only; after a few such turns in a row it keeps the seat "
+        "until its player takes it back.",
+    )
+    increment_seconds = serializers.ChoiceField(
+        choices=sorted({increment for _, increment, _ in BANK_CHOICES}), required=False, allow_null=True, default=None,
+        help_text="Seconds added to a seat's bank after each of its turns (with bank_seconds).",
+    )
+
     def validate_turn_seconds(self, value):
+        return None if value is None else int(value)
+
+    def validate_bank_seconds(self, value):
+        return None if value is None else int(value)
+
+    def validate_increment_seconds(self, value):
         return None if value is None else int(value)
 
 
@@ -142,6 +161,14 @@ class SeatSerializer(serializers.Serializer):
     away = serializers.BooleanField(help_text="A bot plays for the seat's absent player, who may take it back.")
     resigned = serializers.BooleanField(help_text="Its player resigned (POST …/seats/me/resign): they rank last; a bot plays the seat on.")
     turn_deadline = serializers.DateTimeField(allow_null=True, help_text="By when the seat on turn must move (a clock); null otherwise.")
+    bank_left = serializers.IntegerField(
+        allow_null=True, help_text="A time bank: the seconds this seat has left between its turns (on turn, turn_deadline "
+        "counts); null: no bank, or its whole bank.")
+    turn_only = serializers.BooleanField(
+        help_text="Its player's time ran out: a bot plays this turn only, and the seat is the player's again when it ends.")
+    away_until = serializers.DateTimeField(
+        allow_null=True, help_text="Its player is away (a slow game's away period, POST /api/me/away) until then: their clock "
+        "waits; null otherwise.")
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -159,6 +186,8 @@ class GameSummarySerializer(serializers.Serializer):
     max_players = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     turn_seconds = serializers.IntegerField(allow_null=True, help_text="The clock: seconds per turn (null: no clock).")
+    bank_seconds = serializers.IntegerField(allow_null=True, help_text="Or a time bank: each seat's seconds for the game (null: none).")
+    increment_seconds = serializers.IntegerField(allow_null=True, help_text="What each turn adds to a seat's bank, in seconds.")
     listed = serializers.BooleanField(
         help_text="An open table, listed on the home page and in GET /api/games; false: unlisted, reached by its code only."
     )

@@ -211,6 +211,7 @@ class GamesView(APIView):
         created = services.game_create(
             kind=data["kind"], options=data.get("options"), host_name=data.get("name"), host_color=data.get("color"),
             user=signed_in_user(request), turn_seconds=data.get("turn_seconds"), listed=data["listed"],
+            bank_seconds=data.get("bank_seconds"), increment_seconds=data.get("increment_seconds"),
         )
         body = selectors.game_summary(created.game)
         body.update(

@@ -83,8 +83,13 @@
     if (name) body.name = name;
     const options = chosenOptions();
     if (Object.keys(options).length) body.options = options;
-    const clock = document.getElementById("create-clock").value;  // seconds per turn; "": no clock
-    if (clock) body.turn_seconds = Number(clock);
+    // "300": seconds per turn; "600+20": a bank with its increment; "": no clock.
+    const clock = document.getElementById("create-clock").value;
+    if (clock.includes("+")) {
+      const [bank, increment] = clock.split("+").map(Number);
+      body.bank_seconds = bank;
+      body.increment_seconds = increment;
+    } else if (clock) body.turn_seconds = Number(clock);
     // An open table is listed under Open games for anyone; unticked (the default), the game is unlisted (games/listing.py).
     if (document.getElementById("create-listed").checked) body.listed = true;
     const result = await Junction.api("POST", "/api/games", body);

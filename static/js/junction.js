@@ -322,8 +322,10 @@ const Junction = (() => {
       case "seat-moved": return name + own + " seat went to another device with " + whose + " code" + (e.bot ? " (no longer a bot)" : "") + "."
         + (e.unrated ? " This game will not be rated." : "");
       case "seat-renamed": return text(e.from, who(e.seat)) + " is now called " + text(e.to) + ".";
-      case "seat-to-bot":  // away: a bot keeps the seat until its player takes it back (the clock, the host)
-        if (e.away && e.by === "clock") return "Time ran out for " + name + ": a bot (" + text(e.bot) + ") plays " + name + own + " seat until they take it back.";
+      case "seat-to-bot":  // away: a bot plays the seat for a turn (the clock) or until its player takes it back (the clock, the host)
+        if (e.away && e.by === "clock" && e.turn_only) return "Time ran out for " + name + ": a bot (" + text(e.bot) + ") plays this turn for them; the seat stays theirs.";
+        if (e.away && e.by === "clock") return "Time ran out for " + name + (e.expiries > 1 ? " " + plural(e.expiries, "turn") + " in a row" : "")
+          + ": a bot (" + text(e.bot) + ") plays " + name + own + " seat until they take it back.";
         if (e.away) return "The host handed " + name + own + " seat to a bot (" + text(e.bot) + ") until they take it back.";
         return "A bot (" + text(e.bot) + ") plays " + name + own + " seat from now on.";
       case "seat-returned": return name + " took their seat back from the bot.";
@@ -343,17 +345,25 @@ const Junction = (() => {
     if (h < 24) return h + " h" + (m ? " " + m + " min" : "");
     return plural(Math.floor(h / 24), "day") + (h % 24 ? " " + (h % 24) + " h" : "");
   }
-  /* A game's clock in words: 300 → "5 minutes per turn". */
-  function clockWords(seconds) {
-    if (seconds < 3600) return plural(Math.round(seconds / 60), "minute") + " per turn";
-    if (seconds < 86400) return plural(Math.round(seconds / 3600), "hour") + " per turn";
-    return plural(Math.round(seconds / 86400), "day") + " per turn";
+  /* A duration in words: 20 → "20 s", 300 → "5 minutes", 86400 → "1 day". */
+  function duration(seconds) {
+    if (seconds < 60) return seconds + " s";
+    if (seconds < 3600) return plural(Math.round(seconds / 60), "minute");
+    if (seconds < 86400) return plural(Math.round(seconds / 3600), "hour");
+    return plural(Math.round(seconds / 86400), "day");
   }
+  /* A game's clock in words: "5 minutes per turn", or a bank: "10 minutes + 20 s a turn". */
+  function clockWords(game) {
+    if (game.bank_seconds) return duration(game.bank_seconds) + " + " + duration(game.increment_seconds || 0) + " a turn";
+    return duration(game.turn_seconds) + " per turn";
+  }
+  const dayFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
   /* seatClock(mount, ctx) → update(summary), for every game page (room.js calls update with each
    * game summary). A game with a clock gets a line at the top of `mount`: its clock, and whose turn
-   * it is with the time left, counting down (the summary's seats carry turn_deadline). The device
-   * holding a seat a bot plays while its player is away (seat.away) gets a banner that gives it back:
-   * "Take my seat back" (POST …/seats/me/return). ctx: {code, seat, token}. */
+   * it is with the time left, counting down (the summary's seats carry turn_deadline; a bank's is the
+   * bank left), and who is away in a slow game (seat.away_until: their clock waits). The device
+   * holding a seat a bot plays while its player is away (seat.away; for this turn only: turn_only)
+   * gets a banner that gives it back: "Take my seat back" (POST …/seats/me/return). ctx: {code, seat, token}. */
   function seatClock(mount, ctx) {
     const line = el("p", { class: "turn-clock", id: "turn-clock", hidden: true });
     const words = el("p", { id: "seat-away-words" });
@@ -365,23 +375,25 @@ const Junction = (() => {
     const mine = () => ctx.seat !== null && ctx.seat !== undefined;
 
     function draw() {
-      const clocked = game && game.turn_seconds;
+      const clocked = game && (game.turn_seconds || game.bank_seconds);
       line.hidden = !clocked || !["lobby", "active", "paused"].includes(game.status);
       if (line.hidden) { clearInterval(timer); timer = null; return; }
-      const clock = "Clock: " + clockWords(game.turn_seconds) + ".";
+      const clock = "Clock: " + clockWords(game) + ".";
+      const away = (game.seats || []).filter((s) => s.away_until && Date.parse(s.away_until) > Date.now())
+        .map((s) => (mine() && s.index === ctx.seat ? "You are" : text(s.name) + " is") + " away until " + dayFormat.format(new Date(s.away_until)) + ": the clock waits.");
       const running = game.status === "active" ? (game.seats || []).filter((s) => s.turn_deadline) : [];
       // Your own time first; else the seat whose time runs out soonest.
       running.sort((a, b) => (b.index === ctx.seat) - (a.index === ctx.seat) || Date.parse(a.turn_deadline) - Date.parse(b.turn_deadline));
       const seat = running[0];
       line.classList.remove("urgent");
       if (!seat) {
-        line.textContent = clock + (game.status === "lobby" ? " When a player's time for a turn runs out, a bot plays their seat until they take it back."
-          : game.status === "paused" ? " It waits while the game is paused." : "");
+        line.textContent = [clock + (game.status === "lobby" ? " When a player's time runs out, a bot plays that turn for them; the seat stays theirs."
+          : game.status === "paused" ? " It waits while the game is paused." : ""), ...away].join(" ");
         delete line.dataset.deadline;
       } else {
         const left = Date.parse(seat.turn_deadline) - Date.now();
         const whose = mine() && seat.index === ctx.seat ? "Your turn" : text(seat.name) + "'s turn";
-        line.textContent = left > 0 ? whose + ": " + timeLeft(left) + " left." : whose + ": time is up; a bot takes the seat…";
+        line.textContent = [left > 0 ? whose + ": " + timeLeft(left) + " left." : whose + ": time is up; a bot plays this turn…", ...away].join(" ");
         line.classList.toggle("urgent", left < 60000);
         line.dataset.deadline = seat.turn_deadline;
       }
@@ -392,8 +404,10 @@ const Junction = (() => {
       game = summary;
       const me = mine() && summary ? (summary.seats || []).find((s) => s.index === ctx.seat) : null;
       const away = !!(me && me.away) && ["active", "paused"].includes(summary.status);
-      if (banner.hidden === away) {
-        words.textContent = summary && summary.turn_seconds ? "Your time ran out: a bot is playing your seat." : "A bot is playing your seat while you are away.";
+      const said = !me || !away ? "" : me.turn_only ? "Your time ran out: a bot is playing this turn for you. The seat is yours again when it ends."
+        : summary.turn_seconds || summary.bank_seconds ? "Your time ran out: a bot is playing your seat." : "A bot is playing your seat while you are away.";
+      if (banner.hidden === away || (away && words.textContent !== said)) {
+        words.textContent = said;
         banner.hidden = !away;
         document.body.dataset.away = away ? "true" : "false";
         if (!away) showError(error, "");

@@ -26,7 +26,7 @@ def test_a_seat_goes_to_a_bot_and_back_across_a_redis_restart(daphne, private_re
     redis = private_redis()
     env = {"REDIS_URL": redis.url}
     server = daphne(extra_env=env)
-    runner = clock_runner(tick=0.3, extra_env=env)
+    runner = clock_runner(tick=0.3, extra_env={**env, "JUNCTION_CLOCK_EXPIRIES_KEEP": "1"})  # the bot keeps the seat at once
     try:
         created = httpx.post(f"{server.url}/api/games", json={
             "kind": "toy", "name": "Ann", "options": {"target": 1000}, "turn_seconds": 60}).json()

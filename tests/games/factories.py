@@ -7,9 +7,12 @@ from games.selectors import Actor, actor_for_token, game_get
 
 
 def make_game(*, players: int = 2, kind: str = "toy", options: dict | None = None, start: bool = True,
-              host_name: str = "Host", turn_seconds: int | None = None):
-    """A game with ``players`` human seats (and a clock of ``turn_seconds``); returns (code, tokens by seat)."""
-    created = services.game_create(kind=kind, options=options or {}, host_name=host_name, turn_seconds=turn_seconds)
+              host_name: str = "Host", turn_seconds: int | None = None, bank_seconds: int | None = None,
+              increment_seconds: int | None = None):
+    """A game with ``players`` human seats (and a clock: ``turn_seconds``, or ``bank_seconds`` with
+    ``increment_seconds``); returns (code, tokens by seat)."""
+    created = services.game_create(kind=kind, options=options or {}, host_name=host_name, turn_seconds=turn_seconds,
+                                   bank_seconds=bank_seconds, increment_seconds=increment_seconds)
     tokens = {0: created.host_token}
     for i in range(1, players):
         seat, token, _ = services.seat_join(code=created.game.code, name=f"P{i}")

@@ -117,3 +117,9 @@ def test_over_http(client):
     assert nobody.status_code == 401 and nobody.json()["error"]["code"] == "token-required"
     stranger = client.post(f"/api/games/{code}/rematch", HTTP_AUTHORIZATION="Bearer not-a-token")
     assert stranger.status_code == 401
+
+
+def test_the_next_game_keeps_the_time_bank():
+    code, tokens = finished_game(players=2, bank_seconds=600, increment_seconds=20)
+    nxt = rematch.game_rematch(code=code, actor=actor(code, tokens[1])).game
+    assert (nxt.turn_seconds, nxt.bank_seconds, nxt.increment_seconds, nxt.watched) == (None, 600, 20, True)

@@ -120,3 +120,12 @@ def test_every_game_page_links_its_rules(client, kind):
     if kind == "wood-and-steel":
         table = client.get(f"/games/{code}/table").content.decode()
         assert f'id="rules-link" href="/rules/{kind}/"' in table
+
+
+@pytest.mark.parametrize("kind", TITLES)
+def test_leaving_and_clocks_name_the_bot_that_plays_for_a_player(client, kind, settings):
+    settings.JUNCTION_CLOCK_EXPIRIES_KEEP = 4
+    bot = get_engine(kind).bot_default()
+    text = " ".join(words(page_of(client, kind)).split())
+    assert f"otherwise the {bot} bot plays the seat to the end" in text
+    assert f"If yours runs out, the {bot} bot plays that turn for you and the seat stays yours. Only after 4 such turns" in text

@@ -593,15 +593,24 @@
   };
 
   // Before the start this screen is the table's waiting room (the host that made the game without a
-  // seat lands here and stays through the start): who joined, and the host's Add a bot and Start game.
+  // seat lands here and stays through the start): who joined, open table or unlisted, and the host's
+  // Add a bot, Open table (or Make unlisted), Remove (a person or a bot: games/seating.py) and Start game.
   function renderLobby() {
     const lobby = $("ws-t-lobby");
     lobby.hidden = status !== "lobby";
     if (lobby.hidden) return;
     const seats = summary.seats || [];
     $("ws-t-joined").textContent = seats.length
-      ? Junction.plural(seats.length, "player") + " at the table: " + seats.map((s) => s.name).join(", ") + "."
+      ? Junction.plural(seats.length, "player") + " at the table" + (token ? ":" : ": " + seats.map((s) => s.name).join(", ") + ".")
       : "Nobody has joined yet.";
+    // The host's list: each name with its Remove button.
+    const list = $("ws-t-seats");
+    list.hidden = !token || !seats.length;
+    if (token) list.replaceChildren(...seats.map((s) => Junction.el("li", { "data-seat": s.index }, Junction.text(s.name), " ", removeButton(s))));
+    $("listing-line").textContent = summary.listed
+      ? "Open table: listed on the home page for anyone to join."
+      : "Unlisted table: only people with the code, the link or the QR code can join or watch.";
+    $("listing-toggle").textContent = summary.listed ? "Make unlisted" : "Open table";
     $("ws-t-hostctl").hidden = !token;
     $("ws-t-start").disabled = seats.length < (summary.min_players || 1);
     $("ws-t-addbot").disabled = seats.length >= (summary.max_players || 6);
@@ -611,9 +620,17 @@
     Junction.showError(errorBox, "");
     button.disabled = true;
     const result = await Junction.api(method, path, body, token);
+    button.disabled = false;
     if (!result.ok) Junction.showError(errorBox, Junction.errorText(result));
+    else if (result.data && result.data.game) { summary = result.data.game; status = summary.status; }
     renderLobby();
   }
+  function removeButton(seat) {
+    const words = "Remove " + seat.name;
+    return Junction.el("button", { type: "button", class: "seat-remove", "aria-label": words, title: words, text: "Remove",
+      onclick: (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/seats/" + seat.index + "/remove") });
+  }
+  $("listing-toggle").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/listing", { listed: !summary.listed }));
   $("ws-t-start").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/start"));
   $("ws-t-addbot").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/seats", { bot: "planner" }));
 

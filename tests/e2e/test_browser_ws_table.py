@@ -188,3 +188,45 @@ def test_table_screen_draws_the_board_and_follows_setup_live(live_server_url, ne
     assert tablet.locator("#ws-board circle.ws-city").count() == 56
     assert tablet.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     tablet.screenshot(path=str(SHOTS / "ws-table-tablet.png"), full_page=True)
+
+
+def test_the_table_screen_is_the_hosts_waiting_room_open_table_remove_and_chat(live_server_url, new_page):
+    """The seatless host's TV before the start: the table is unlisted until the host opens it, the host
+    removes a person who should not be there (their token stops working), and the table's chat shows
+    what the phones say (the host can write too)."""
+    url = live_server_url
+    created = httpx.post(f"{url}/api/games", json={"kind": "wood-and-steel"}).json()
+    code, host_token = created["code"], created["host_token"]
+    table = new_page(width=1600, height=900)
+    table.add_init_script(f"localStorage.setItem('junction.tokens', {json.dumps(json.dumps({code: {'token': host_token, 'host': True}}))})")
+    table.goto(f"{url}/games/{code}/table")
+    table.wait_for_selector("#conn[data-state=open]")
+    assert "Unlisted table" in table.inner_text("#listing-line")
+    assert code not in [g["code"] for g in httpx.get(f"{url}/api/games").json()]
+
+    table.click("#listing-toggle")
+    table.wait_for_function("document.querySelector('#listing-line').textContent.startsWith('Open table')")
+    assert table.inner_text("#listing-toggle") == "Make unlisted"
+    assert code in [g["code"] for g in httpx.get(f"{url}/api/games").json()]
+
+    ada = httpx.post(f"{url}/api/games/{code}/seats", json={"name": "Ada"}).json()["token"]
+    stranger = httpx.post(f"{url}/api/games/{code}/seats", json={"name": "Stranger"}).json()["token"]
+    table.wait_for_selector("#ws-t-seats li[data-seat='1']")
+    assert table.locator("#ws-t-seats li").all_inner_texts() == ["Ada Remove", "Stranger Remove"]
+    table.click("#ws-t-seats li[data-seat='1'] button.seat-remove")
+    table.wait_for_function("document.querySelectorAll('#ws-t-seats li').length === 1")
+    refused = httpx.get(f"{url}/api/games/{code}/state", headers=auth(stranger))
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "seat-removed"
+
+    # Chat: a phone's message reaches the TV live; the host writes back from it.
+    said = httpx.post(f"{url}/api/games/{code}/chat", json={"text": "Ready when you are"}, headers=auth(ada))
+    assert said.status_code == 201, said.text
+    table.wait_for_selector("#chat-box[open]:not([hidden])")  # a wide screen: unfolded
+    table.wait_for_selector("#chat-list li:has-text('Ready when you are')")
+    table.fill("#chat-text", "Starting in a minute")
+    table.click("#chat-send")
+    table.wait_for_selector("#chat-list li:has-text('Starting in a minute')")
+    messages = httpx.get(f"{url}/api/games/{code}/chat", headers=auth(ada)).json()["messages"]
+    assert [m["text"] for m in messages] == ["Ready when you are", "Starting in a minute"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table.screenshot(path=str(SHOTS / "ws-table-waiting-room.png"))

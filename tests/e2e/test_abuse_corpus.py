@@ -9,6 +9,7 @@ frame. The counts are printed (docs/PERFORMANCE.md records them)."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from urllib.parse import quote
 
@@ -88,7 +89,8 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
                   ("GET", "/api/games/{}/state"), ("POST", "/api/games/{}/commands"), ("GET", "/api/games/{}/actions"),
                   ("GET", "/api/games/{}/replay"), ("GET", "/api/wood-and-steel/games/{}/board"),
                   ("GET", "/games/{}/"), ("GET", "/join/{}"), ("GET", "/games/{}/replay"), ("GET", "/games/{}/qr.svg"),
-                  ("GET", "/games/{}/table")]
+                  ("GET", "/games/{}/table"), ("GET", "/api/games/{}/chat"), ("POST", "/api/games/{}/chat"),
+                  ("POST", "/api/games/{}/rematch"), ("POST", "/api/games/{}/listing"), ("POST", "/api/games/{}/seats/me/resign")]
         for value in [*HOSTILE_STRINGS, "A" * 300, "ABCDE\x00", "abcde", "12345"]:
             for method, route in routes:
                 path = route.format(quote(value, safe=""))
@@ -119,10 +121,13 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
         # Every field of every body, and every query parameter.
         bodies = {
             "/api/games": {"kind": "toy", "name": "Ann", "color": "vermilion", "options": {"target": 10}},
+            "/api/games ": {"kind": "toy", "name": "Ann", "bank_seconds": 600, "increment_seconds": 20},  # a time bank
+            f"/api/games/{code}/chat": {"text": "Good move!"},
             f"/api/games/{lobby['code']}/seats": {"name": "Bo", "color": "blue"},
             f"/api/games/{code}/commands": {"cmd": "add", "n": 1, "command_id": "c-1", "expected_version": before[0]},
         }
         for path, body in bodies.items():
+            path = path.strip()  # (a second body for one path: its key has a space after it)
             for field in body:
                 for value in HOSTILE_VALUES:
                     response = client.post(path, json={**body, field: value}, headers=auth(tokens[1]))
@@ -150,6 +155,21 @@ def test_hostile_http_corpus_gets_no_5xx_and_changes_no_log(daphne):
             except (httpx.LocalProtocolError, UnicodeEncodeError):  # the client refuses to send it
                 continue
             tally.check(f"Authorization {header[:20]!r}", response, True)
+
+        # A player's away period takes a signed-in session: hostile bodies without one are 401, never more.
+        for value in HOSTILE_VALUES:
+            response = client.post("/api/me/away", json={"days": value})
+            tally.check(f"POST /api/me/away days={value!r:.30}", response, True)
+            assert response.status_code in (401, 403), response.text
+
+        # What chat kept of it is clean text: NFC, no control or format characters.
+        assert client.post(f"/api/games/{code}/chat", json={"text": "Good move!"}, headers=auth(tokens[1])).status_code == 201
+        kept = client.get(f"/api/games/{code}/chat", headers=auth(tokens[1])).json()["messages"]
+        assert kept and any(m["text"] == "Good move!" for m in kept)
+        for message in kept:
+            text = message["text"]
+            assert unicodedata.is_normalized("NFC", text), text
+            assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in text), repr(text)
 
         after = log_of(client, code)
     assert not tally.failures, "\n".join(tally.failures[:30])

@@ -119,12 +119,15 @@ def test_a_bank_runs_out_the_bot_plays_that_turn_only_and_after_two_in_a_row_kee
         assert not Seat.objects.get(game__code=code, index=0).away
         ben_plays_until_anns_turn(url, code, ben)
         ann.wait_for_function("document.querySelector('#lw-turn').textContent.startsWith('Your turn')", timeout=20_000)
-        version = int(ann.evaluate("document.body.dataset.version"))
-        ann.click("#lw-actions button[data-cmd=pass]")
-        ann.wait_for_function(f"Number(document.body.dataset.version) > {version}")
         returned = Action.objects.get(game__code=code, command__action="seat-returned").sequence
+        ann.wait_for_function(f"Number(document.body.dataset.version) >= {returned}")
+        ann.click("#lw-actions button[data-cmd=pass]")
         mine = Action.objects.filter(game__code=code, seat=0, sequence__gt=returned).exclude(command_id__startswith="bot:")
-        assert mine.exists(), "Ann's own move after she took the seat back"
+        try:
+            wait_until(mine.exists, "Ann's own move after she took the seat back")
+        except AssertionError:
+            raise AssertionError(("Ann's own move after she took the seat back", ann.inner_text("main"),
+                                  list(Action.objects.filter(game__code=code, sequence__gte=returned - 3).values_list("sequence", "seat", "command")))) from None
         assert Seat.objects.get(game__code=code, index=0).expiries == 0
 
         # The host (Ann) hands Ben, who is away, to a bot until he is back: her own seat and the

@@ -278,7 +278,8 @@ def test_a_game_another_runner_holds_is_left_to_the_next_pass():
     finally:
         release.set()
         holder.join(10)
-    assert clocks_fire() == 1 and seat(code, 0).away
+    assert clocks_fire() == 1 and seat(code, 0).expiries == 1  # fired (the bot played that turn and gave it back)
+    assert Action.objects.filter(game__code=code, command__action="seat-to-bot").count() == 1
 
 
 # --- a time bank with an increment; a few expiries in a row before the bot keeps the seat ------

@@ -334,3 +334,12 @@ def create_game(page, base_url: str, *, kind: str, name: str | None, options=Non
         page.goto(f"{base_url}/games/{code}/")
     page.wait_for_url("**/games/*/")
     return page.text_content("#room-code").strip()
+
+
+def open_chat(page) -> None:
+    """Unfold the game's chat panel (a phone shows it folded) and wait until it can be read."""
+    box = page.locator("#chat-box")
+    box.wait_for(state="visible")
+    if not page.evaluate("document.getElementById('chat-box').open"):
+        box.locator("summary").click()
+    page.wait_for_selector("#chat-form:not([hidden]), #chat-sign-in:not([hidden])")

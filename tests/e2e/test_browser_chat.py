@@ -8,18 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import two_phones
+from .conftest import open_chat, two_phones
 
 pytestmark = pytest.mark.browser
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-
-
-def open_chat(page) -> None:
-    box = page.locator("#chat-box")
-    box.wait_for(state="visible")
-    if not page.evaluate("document.getElementById('chat-box').open"):
-        box.locator("summary").click()
-    page.wait_for_selector("#chat-form:not([hidden]), #chat-sign-in:not([hidden])")
 
 
 def test_two_phones_chat_through_a_game_and_a_watcher_reads_it(live_server_url, new_page):

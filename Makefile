@@ -47,13 +47,14 @@ host: migrate
 	trap 'kill $$clocks 2>/dev/null' EXIT INT TERM; \
 	PORT=$(PORT) $(BIN)/python scripts/host.py
 
-# The two passes' service tests run at once (each mostly waits on its servers and browsers; on 2 cores
-# that takes about a third off the whole run): their output is printed as each pass ends.
+# The pure rules tests and the two passes' service tests run at once (the service tests mostly wait on their
+# servers and browsers): their output is printed as each part ends. When PostgreSQL and Redis answer, both
+# passes run and share the cases marked pass_only (JUNCTION_TEST_SPLIT, tests/conftest.py); else pass 1 runs them all.
 test: install
 	@$(MAKE) --no-print-directory lint-js
-	@$(MAKE) --no-print-directory test-pure
-	@echo "== the embedded default's and PostgreSQL + Redis's service tests, side by side (each printed when it ends)"
-	@$(MAKE) --no-print-directory -j2 --output-sync=target test-default-services test-services
+	@split=0; if $(BIN)/python scripts/services_up.py "$(PG_URL)" "$(REDIS_TEST_URL)" >/dev/null 2>&1; then split=1; fi; \
+	echo "== the pure rules tests, the embedded default's and PostgreSQL + Redis's service tests, side by side (each printed when it ends)"; \
+	JUNCTION_TEST_SPLIT=$$split $(MAKE) --no-print-directory -j3 --output-sync=target test-pure test-default-services test-services
 
 # Pass 1: the embedded default (SQLite file + in-memory channel layer): the pure rules tests on every core
 # (exit 5: a PYTEST_ARGS selection left none), then the rest (tests/conftest.py, JUNCTION_TEST_PART).

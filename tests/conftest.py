@@ -24,8 +24,10 @@ def pytest_collection_modifyitems(config, items):
     tests/games/engines/, using none of the fixtures above and not marked django_db: the engines import no
     Django and touch no database, channel layer or server), which pass 1 runs on every core; ``services``
     keeps everything else, which pass 1 runs on the embedded default and pass 2 again on PostgreSQL + Redis
-    (but the tests marked ``layout``: what pages look like does not depend on the services).
-    Unset (a plain ``pytest``): everything."""
+    (but the tests marked ``layout``: what pages look like does not depend on the services). When both
+    passes run (``make test`` sets JUNCTION_TEST_SPLIT=1 once PostgreSQL and Redis answer), a case marked
+    ``pass_only(n)`` runs in pass ``n`` only: the cases of a long parametrized test shared between the
+    passes, each run once. Unset (a plain ``pytest``): everything."""
     items.sort(key=lambda item: "/e2e/" in str(item.fspath))
     part = os.environ.get("JUNCTION_TEST_PART")
     if part not in ("pure", "services"):
@@ -35,6 +37,9 @@ def pytest_collection_modifyitems(config, items):
     if part == "services" and os.environ.get("DATABASE_URL"):
         # Pass 2 (PostgreSQL + Redis): not the layout walk, which looks at pages, not at the services behind them.
         drop += [item for item in items if id(item) not in pure and item.get_closest_marker("layout") is not None]
+    if part == "services" and os.environ.get("JUNCTION_TEST_SPLIT") == "1":
+        this = 2 if os.environ.get("DATABASE_URL") else 1
+        drop += [item for item in items if (only := item.get_closest_marker("pass_only")) is not None and only.args[0] != this]
     if drop:
         config.hook.pytest_deselected(items=drop)
         gone = set(map(id, drop))

@@ -114,6 +114,7 @@ def installability_errors(page) -> list:
         cdp.detach()
 
 
+@pytest.mark.layout
 def test_chromium_finds_the_home_page_and_the_table_installable(server_url, phone):
     code = table_game(server_url)
     page = phone()
@@ -131,6 +132,7 @@ def test_chromium_finds_the_home_page_and_the_table_installable(server_url, phon
     assert phone.violations == []
 
 
+@pytest.mark.layout
 def test_the_table_opens_offline_from_the_cache_and_recovers(server_url, phone):
     url = server_url
     code, other = table_game(url), table_game(url)

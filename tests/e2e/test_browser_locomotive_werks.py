@@ -209,6 +209,7 @@ def describe_buttons(page) -> list[tuple[str, bool, str]]:
     )
 
 
+@pytest.mark.layout
 def test_every_price_shows_before_paying_and_no_loose_ends(live_server_url, new_page):
     url = live_server_url
     created = api_create(url, "Ann")

@@ -20,7 +20,7 @@ import pytest
 from games.engines.rail_core import hexgrid
 from games.engines.rail_core.mapdata import validate_map
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.layout]  # the map component on a page of its own: no server behind it
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent

@@ -270,6 +270,7 @@ def ann_on_turn(code: str, deadline_s: float = 60) -> dict:
     raise AssertionError("Ann's turn did not come")
 
 
+@pytest.mark.layout
 def test_a_first_game_says_what_to_do_what_each_mark_means_and_how_it_ended(live_server_url, new_page):
     code, token = bot_table(live_server_url, options={"round_limit": 1})
     state = ann_on_turn(code)

@@ -302,6 +302,7 @@ def _data_key(command: dict) -> str:
 # -- a first game's words: what to do and what each mark means (issue 34) -----------------------------------
 
 
+@pytest.mark.layout
 def test_the_turn_line_the_legend_and_the_help_say_what_to_do_and_what_each_mark_means(live_server_url, new_page):
     created = httpx.post(f"{live_server_url}/api/games", json={"kind": KIND, "name": "Ann", "options": {"turn_order": "seated"}}).json()
     code, token = created["code"], created["token"]

@@ -294,6 +294,7 @@ DRAW_FOR = """([payload]) => {
 }"""
 
 
+@pytest.mark.layout
 def test_every_state_of_a_bot_game_draws_with_its_controls(live_server_url, new_page):
     import random
 

@@ -38,6 +38,7 @@ def hue_gap(a: float, b: float) -> float:
     return min(abs(a - b), 360 - abs(a - b))
 
 
+@pytest.mark.layout
 def test_every_independent_has_a_look_of_its_own_unlike_any_player(live_server_url, new_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     url = live_server_url

@@ -31,6 +31,7 @@ def overlap(a: dict, b: dict, slack: float = 0.5) -> bool:
     return a["x"] + slack < b["x"] + b["w"] and b["x"] + slack < a["x"] + a["w"] and a["y"] + slack < b["y"] + b["h"] and b["y"] + slack < a["y"] + a["h"]
 
 
+@pytest.mark.layout
 @pytest.mark.parametrize(("width", "height", "least_px"), [(1920, 1080, 16), (1600, 900, 16), (1366, 768, 11), (1280, 720, 11), (1024, 768, 11)])
 def test_city_labels_are_large_and_none_overlap(live_server_url, new_page, width, height, least_px):
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -171,7 +171,13 @@ def create_game(url: str, kind: str, players: int) -> tuple[str, list[str]]:
     return code, tokens
 
 
-@pytest.mark.parametrize("kind", sorted(TITLES))
+# When make test runs both passes, each title is read once: Wood and Steel (whose read models PostgreSQL writes
+# in the move's own statement) and Resourceful Rails on PostgreSQL + Redis, the others on the embedded default.
+SECOND_PASS = {"wood-and-steel", "resourceful-rails"}
+
+
+@pytest.mark.parametrize("kind", [pytest.param(kind, marks=pytest.mark.pass_only(2 if kind in SECOND_PASS else 1))
+                                  for kind in sorted(TITLES)])
 def test_no_seat_reads_another_seats_secrets_at_any_door(daphne, django_user_model, kind):
     load_builtin_engines()
     engine = get_engine(kind)

@@ -48,8 +48,25 @@ class SeatInline(admin.TabularInline):
 
     model = Seat
     extra = 0
-    fields = ("index", "name", "user", "color", "is_host", "is_bot", "bot", "joined_at", "new_device")
-    readonly_fields = ("index", "user", "is_host", "joined_at", "new_device")  # user: the signed-in player (players/)
+    fields = ("index", "name", "user", "color", "is_host", "is_bot", "bot", "joined_at", "clock", "new_device")
+    readonly_fields = ("index", "user", "is_host", "joined_at", "clock", "new_device")  # user: the signed-in player (players/)
+
+    @admin.display(description="clock")
+    def clock(self, obj: Seat) -> str:
+        """The seat's clock (games/clocks.py): its deadline on turn or its bank between turns, the
+        expiries in a row, and whether the bot plays this turn only."""
+        if obj.pk is None or not obj.game.clocked:
+            return "—"
+        parts = []
+        if obj.turn_deadline:
+            parts.append(f"on turn until {obj.turn_deadline:%Y-%m-%d %H:%M:%S} UTC")
+        elif obj.game.bank_seconds:
+            parts.append(f"bank {int(obj.game.bank_seconds if obj.bank_left is None else obj.bank_left)} s")
+        if obj.expiries:
+            parts.append(f"time ran out {obj.expiries} turn(s) in a row")
+        if obj.turn_only:
+            parts.append("a bot plays this turn only")
+        return "; ".join(parts) or "—"
 
     @admin.display(description="new device")
     def new_device(self, obj: Seat) -> str:
@@ -117,10 +134,10 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("code", "seats__name")
     readonly_fields = (
         "code", "kind_title", "status", "listed", "removed", "version", "seed", "options_folded", "state_folded", "log_folded",
-        "created_at", "updated_at", "started_at", "finished_at",
+        "created_at", "updated_at", "started_at", "finished_at", "clock_words",
     )
     fields = (
-        "code", "kind_title", "status", "listed", "removed", "version", "seed", "control", "reason", "options_folded", "state_folded",
+        "code", "kind_title", "status", "listed", "removed", "clock_words", "version", "seed", "control", "reason", "options_folded", "state_folded",
         "replace_state", "log_folded", "created_at", "updated_at", "started_at", "finished_at", "loaded_version",
     )
     inlines = [SeatInline]
@@ -134,6 +151,18 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # games are created in the lobby or through the API (a host token is needed)
+
+    @admin.display(description="clock")
+    def clock_words(self, game: Game) -> str:
+        """The game's clock in words (games/clocks.py): a bank with its increment, a time per turn, or none."""
+        from .clocks import BANK_CHOICES, TURN_SECONDS_CHOICES
+
+        if game.bank_seconds:
+            words = {(bank, increment): w for bank, increment, w in BANK_CHOICES}
+            return words.get((game.bank_seconds, game.increment_seconds), f"{game.bank_seconds} s + {game.increment_seconds} s a turn")
+        if game.turn_seconds:
+            return dict(TURN_SECONDS_CHOICES).get(game.turn_seconds, f"{game.turn_seconds} s per turn")
+        return "none"
 
     @admin.display(description="removed from the waiting room")
     def removed(self, game: Game) -> str:
@@ -513,3 +542,26 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # hidden, never deleted: the game master's record of what was said
+
+
+from .away import away_end  # noqa: E402
+from .models import AwayPeriod  # noqa: E402
+
+
+@admin.register(AwayPeriod)
+class AwayPeriodAdmin(admin.ModelAdmin):
+    """Players' declared absences (games/away.py): their clocks in slow games wait while one lasts."""
+
+    list_display = ("user", "starts_at", "ends_at", "created_at")
+    search_fields = ("user__username", "user__email")
+    list_select_related = ("user",)
+    readonly_fields = ("user", "starts_at", "ends_at", "created_at")
+    actions = ["periods_end"]
+
+    @admin.action(description="End the selected away periods now (their unused time comes off the players' clocks)")
+    def periods_end(self, request, queryset):
+        ended = sum(away_end(user=period.user) is not None for period in queryset.select_related("user"))
+        self.message_user(request, f"{ended} away period(s) ended.")
+
+    def has_add_permission(self, request):
+        return False  # a player declares their own (My games)

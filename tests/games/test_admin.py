@@ -467,3 +467,28 @@ def test_the_seats_on_turn_of_a_wood_and_steel_game_go_to_planner_bots(admin_cli
         response = admin_client.post("/admin/games/game/", {"action": "seats_on_turn_to_bots", "_selected_action": [game.pk]})
     assert response.status_code == 302
     assert [(s.is_bot, s.bot) for s in game.seats.order_by("index")] == [(True, "planner")] * 3
+
+
+def test_the_clock_and_the_seats_banks_show_and_a_game_master_ends_an_away_period(admin_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import away
+    from games.models import AwayPeriod, Seat
+
+    code, tokens = make_game(bank_seconds=259200, increment_seconds=86400, options={"target": 1000})
+    Seat.objects.filter(game__code=code, index=1).update(bank_left=1234.5, expiries=2)
+    page = admin_client.get(f"/admin/games/game/{Game.objects.get(code=code).pk}/change/").content.decode()
+    assert "3 days + 1 day a turn" in page
+    assert "on turn until" in page and "bank 1234 s; time ran out 2 turn(s) in a row" in page
+    ann = get_user_model().objects.create_user("ann")
+    Seat.objects.filter(game__code=code, index=0).update(user=ann)
+    before = Seat.objects.get(game__code=code, index=0).turn_deadline
+    period = away.away_declare(user=ann, days=2)
+    assert Seat.objects.get(game__code=code, index=0).turn_deadline == before + timedelta(days=2)
+    assert admin_client.get("/admin/games/awayperiod/").status_code == 200
+    done = admin_client.post("/admin/games/awayperiod/", {"action": "periods_end", "_selected_action": [period.pk]})
+    assert done.status_code == 302
+    assert AwayPeriod.objects.get(pk=period.pk).ends_at <= timezone.now()
+    assert abs((Seat.objects.get(game__code=code, index=0).turn_deadline - before).total_seconds()) < 5  # the time given back

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -260,7 +261,11 @@ async def _after_pending_writes() -> None:
 # socket last sent its client (``consumer.version_sent``); a socket still behind at the next
 # check (a change on its way through the layer gets that long) is sent the game afresh
 # (``consumer.resync()``). Nothing is lost: the log is the truth, and clients order states by
-# version. With Redis up and nothing lost this costs one small query per interval.
+# version. Chat (games/chat.py) is not in the log: the same check reads each game's newest chat
+# message by audience (a second small query) against the newest each socket was sent or may
+# read (``consumer.chat_seen``); a socket missing one it may read is sent the game afresh too,
+# and its page reads the chat after its last message. With Redis up and nothing lost this costs
+# two small queries per interval.
 
 _resync_task: asyncio.Task | None = None
 
@@ -287,10 +292,48 @@ async def _resync_loop() -> None:
             log.warning("resync check failed", exc_info=True)
 
 
-def _versions(game_ids: list[int]) -> dict[int, int]:
-    from .models import Game
+@dataclass(frozen=True)
+class _Top:
+    """What a game's sockets should have been sent by now: its version, and its newest chat message's
+    id by audience (whether the game is over decides who reads which)."""
 
-    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+    version: int
+    over: bool
+    chat: dict[str, int]
+
+
+def _tops(game_ids: list[int]) -> dict[int, _Top]:
+    from django.db.models import Max
+
+    from .models import ChatMessage, Game
+
+    chats: dict[int, dict[str, int]] = {}
+    newest = ChatMessage.objects.filter(game_id__in=game_ids).values("game_id", "audience").annotate(top=Max("id"))
+    for row in newest.values_list("game_id", "audience", "top"):
+        chats.setdefault(row[0], {})[row[1]] = row[2]
+    over = (Game.Status.FINISHED, Game.Status.ABANDONED)
+    return {pk: _Top(version, status in over, chats.get(pk, {}))
+            for pk, version, status in Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "status")}
+
+
+def _chat_top(consumer, top: _Top) -> int:
+    """The newest chat message this socket may read live (0: none)."""
+    from .chat import visible_live
+
+    actor = getattr(consumer, "actor", None)
+    seat, is_host = (actor.seat, actor.is_host) if actor is not None else (None, False)
+    return max((newest for audience, newest in top.chat.items()
+                if visible_live(audience=audience, game_over=top.over, seat=seat, is_host=is_host)), default=0)
+
+
+def _behind(consumer, top: _Top) -> bool:
+    """Whether the socket missed a change or a chat message; a first look at its chat counts it seen
+    (its page read the chat when it opened)."""
+    chat = _chat_top(consumer, top)
+    if getattr(consumer, "chat_seen", None) is None:
+        consumer.chat_seen = chat
+    sent = getattr(consumer, "version_sent", None)
+    return (sent is not None and sent < top.version) or consumer.chat_seen < chat
 
 
 async def resync_once() -> int:
@@ -301,23 +344,23 @@ async def resync_once() -> int:
                if group.startswith("game.")}
     if not members:
         return 0
-    versions = await database_sync_to_async(_versions)(list(members))
+    tops = await database_sync_to_async(_tops)(list(members))
     resent = 0
     for game_id, consumers in members.items():
-        current = versions.get(game_id)
-        if current is None:
+        top = tops.get(game_id)
+        if top is None:
             continue
         for consumer in consumers:
-            sent = getattr(consumer, "version_sent", None)
-            if sent is None or sent >= current:
+            if not _behind(consumer, top):
                 consumer.behind_since = None
                 continue
             if getattr(consumer, "behind_since", None) is None:  # maybe on its way: next time
-                consumer.behind_since = current
+                consumer.behind_since = top
                 continue
             consumer.behind_since = None
             try:
                 await consumer.resync()
+                consumer.chat_seen = _chat_top(consumer, top)  # its page reads the chat again with the game
                 resent += 1
             except Exception:  # a closed socket, the database busy: next time
                 log.info("resync of a socket of game %s failed", game_id, exc_info=True)

@@ -102,7 +102,10 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
     # The game's version in the last state or summary this socket sent its client (None until
     # the first): games.broadcast's resync compares it with the log's.
     version_sent: int | None = None
-    behind_since: int | None = None
+    behind_since: object | None = None
+    # The newest chat message this socket was sent or may have read (None until the resync's first look):
+    # the resync sends the game afresh to a socket that missed one (games/broadcast.py).
+    chat_seen: int | None = None
     # Commands over this socket, counted here in a fixed window at JUNCTION_COMMAND_SEAT_RATE:
     # no round trip to the shared counter on the move path (HTTP commands count there).
     _limit_window = -1
@@ -279,6 +282,9 @@ class GameConsumer(NoDatabaseDispatchMixin, AsyncWebsocketConsumer):
         message = event["message"]
         if chat.visible_live(audience=message["audience"], game_over=bool(event.get("open")), seat=self.actor.seat, is_host=self.actor.is_host):
             await self._send_json({"type": "chat", "message": message})
+            # The resync's count of what this socket was sent (games/broadcast.py): None until its first check.
+            if self.chat_seen is not None and isinstance(message.get("id"), int):
+                self.chat_seen = max(self.chat_seen, message["id"])
 
     async def chat_hidden(self, event: dict[str, Any]) -> None:
         """A game master hid a chat message: every page takes it away."""

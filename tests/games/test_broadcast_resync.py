@@ -8,6 +8,7 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
 
 from games import broadcast, services
 
@@ -77,3 +78,39 @@ async def test_the_process_checks_by_itself(settings, monkeypatch):
     await move_lost_in_the_layer(code, tokens[0], monkeypatch)
     assert (await receive_type(seat1, "state", timeout=5))["version"] == 2
     await seat1.disconnect()
+
+
+async def test_a_socket_that_missed_a_chat_message_is_sent_the_game_and_one_that_may_not_read_it_is_not(settings, monkeypatch):
+    from games import chat
+
+    settings.JUNCTION_RESYNC_SECONDS = 0
+    code, tokens = await database_sync_to_async(make_game)()
+    seat1, _ = await connected(code, tokens[1])
+    watcher, _ = await connected(code)
+    assert await broadcast.resync_once() == 0  # a first look: what the pages read when they opened counts as seen
+
+    @database_sync_to_async
+    def said_while_the_layer_is_down(token: str | None, text: str, user=None) -> None:
+        with monkeypatch.context() as m:
+            m.setattr(broadcast, "send", lambda messages: None)
+            game = services.game_get(code=code)
+            chat.chat_post(game=game, actor=actor(code, token), user=user, text=text)
+            assert game.version == 1  # the game itself did not move
+
+    await said_while_the_layer_is_down(tokens[0], "Your turn soon")  # the table's chat
+    assert await broadcast.resync_once() == 0  # maybe on its way: next time
+    assert await broadcast.resync_once() == 2  # both may read the table's chat: sent afresh
+    for comm in (seat1, watcher):
+        assert (await receive_type(comm, "game"))["game"]["code"] == code
+        assert (await receive_type(comm, "state"))["version"] == 1
+    assert await broadcast.resync_once() == 0  # seen now
+
+    # A spectator's message while the game is on: the players may not read it yet, so only the watcher.
+    eve = await database_sync_to_async(get_user_model().objects.create_user)("eve")
+    await said_while_the_layer_is_down(None, "Go Ann", user=eve)
+    assert await broadcast.resync_once() == 0
+    assert await broadcast.resync_once() == 1
+    assert (await receive_type(watcher, "game"))["game"]["code"] == code
+    assert await nothing_more(seat1)
+    for comm in (seat1, watcher):
+        await comm.disconnect()

@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api.health import LivenessView, ReadinessView
+from games.api.health import HealthView, LivenessView, ReadinessView
 from games.api.views import ProtocolView
 
 # Swagger UI: its page and its start-up script are two requests (no inline script); the UI
@@ -33,7 +33,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),  # sign-up, sign-in, sign-out, password reset (players/)
     path("livez", LivenessView.as_view(), name="livez"),
     path("readyz", ReadinessView.as_view(), name="readyz"),
-    path("healthz", ReadinessView.as_view(), name="healthz"),  # the old name: readiness
+    path("healthz", HealthView.as_view(), name="healthz"),  # readiness, and "degraded" when only Redis is down
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", api_docs, name="api-docs"),
     path("api", ProtocolView.as_view(), name="api-protocol"),  # the fantasy rail notes' protocol: POST /api

@@ -1,10 +1,15 @@
-"""Health: liveness (the process answers) and readiness (it can serve: the database and the
-channel layer each answered a real round trip just now).
+"""Health: liveness (the process answers), readiness (it can serve) and health (what it depends on).
 
-A load balancer or orchestrator restarts a process that fails liveness and stops sending
-traffic to one that fails readiness; ``/healthz`` is readiness (what it always claimed to
-check). A readiness failure names what is down, so an operator sees "channel layer down"
-rather than a bare 503."""
+- ``/livez``: the process answers; nothing else is asked. An orchestrator restarts a process that fails it.
+- ``/readyz``: this process can serve: the database made a real round trip just now. A load balancer
+  stops sending traffic to a process that fails it (503 ``not-ready`` naming the database). The
+  channel layer's Redis is reported (``channel_layer``: ``down``) but does **not** make a process
+  unready: every process shares one Redis, so counting it would take every process out of the
+  load balancer at once, a total outage, while moves still work over HTTP and over sockets (the
+  database is the truth; each process delivers its own moves to its own sockets, and the resync
+  brings every socket to its game's version when Redis is back).
+- ``/healthz``: the same checks for an operator or a monitor: ``"status": "degraded"`` (still 200,
+  and a warning in the logs) when only the channel layer is down, 503 when the database is."""
 
 from __future__ import annotations
 
@@ -70,7 +75,8 @@ def check_channel_layer() -> str | None:
 
 
 HEALTH = inline_serializer("Health", {
-    "status": serializers.CharField(help_text="`ok`, or `error` with `error.code` `not-ready`"),
+    "status": serializers.CharField(help_text="`ok`; `degraded` (/healthz: the channel layer is down, the process serves); "
+                                    "or `error` with `error.code` `not-ready` (the database is down)"),
     "database": serializers.CharField(help_text="the database vendor, or `down`"),
     "channel_layer": serializers.CharField(help_text="the layer's class, or `down`"),
     "milliseconds": serializers.FloatField(help_text="how long the checks took"),
@@ -84,26 +90,37 @@ class LivenessView(APIView):
         return Response({"status": "ok"})
 
 
+def health_report(*, degraded_status: str) -> Response:
+    """The checks, answered: 503 ``not-ready`` when the database is down; else 200, with the channel
+    layer ``down`` and ``status`` ``degraded_status`` when only its Redis is."""
+    began = time.perf_counter()
+    database_error = check_database()
+    layer_error = check_channel_layer()
+    body = {
+        "status": "ok",
+        "database": "down" if database_error else connection.vendor,
+        "channel_layer": "down" if layer_error else layer_backend(),
+        "milliseconds": round((time.perf_counter() - began) * 1000, 2),
+    }
+    if layer_error:
+        log.warning("degraded: channel layer down (%s); serving on, sockets resync when it is back", layer_error)
+    if not database_error:
+        return Response({**body, "status": degraded_status} if layer_error else body)
+    down = {"database": database_error, **({"channel layer": layer_error} if layer_error else {})}
+    message = "; ".join(f"{name} down ({why})" for name, why in down.items())
+    log.warning("not ready: %s", message)
+    return Response({**body, "status": "error", "error": {"code": "not-ready", "message": message}}, status=503)
+
+
 class ReadinessView(APIView):
     @extend_schema(responses={200: HEALTH, 503: HEALTH},
-                   summary="Readiness: the database and the channel layer each answered a round trip")
+                   summary="Readiness: the database answered a round trip (the channel layer is reported, not required)")
     def get(self, request):
-        began = time.perf_counter()
-        down = {}
-        database_error = check_database()
-        if database_error:
-            down["database"] = database_error
-        layer_error = check_channel_layer()
-        if layer_error:
-            down["channel layer"] = layer_error
-        body = {
-            "status": "ok",
-            "database": "down" if database_error else connection.vendor,
-            "channel_layer": "down" if layer_error else layer_backend(),
-            "milliseconds": round((time.perf_counter() - began) * 1000, 2),
-        }
-        if not down:
-            return Response(body)
-        message = "; ".join(f"{name} down ({why})" for name, why in down.items())
-        log.warning("not ready: %s", message)
-        return Response({**body, "status": "error", "error": {"code": "not-ready", "message": message}}, status=503)
+        return health_report(degraded_status="ok")
+
+
+class HealthView(APIView):
+    @extend_schema(responses={200: HEALTH, 503: HEALTH},
+                   summary="Health: readiness, and `degraded` when the channel layer's Redis is down")
+    def get(self, request):
+        return health_report(degraded_status="degraded")

@@ -270,10 +270,10 @@ STAFF: list[tuple[str, str, int, dict[str, Any]]] = [
     ("engineer", "Sailmaker", 0, {"type": "engineer", "item": "sail"}),
     ("engineer", "Hydraulic Engineer", 2, {"type": "engineer", "item": "crane"}),
     ("engineer", "Gunfounder", 2, {"type": "engineer", "item": "cannon"}),
-    ("recruiter", "Master Mariners' Clerk", 2, {"type": "recruiter", "item": "captain"}),
+    ("recruiter", "Master Mariners' Clerk", 1, {"type": "recruiter", "item": "captain"}),
     ("recruiter", "Stokehold Foreman", 1, {"type": "recruiter", "item": "stoker"}),
-    ("recruiter", "Recruiting Sergeant", 1, {"type": "recruiter", "item": "marine"}),
-    ("recruiter", "Shipping Agent", 1, {"type": "recruiter", "item": "merchant"}),
+    ("recruiter", "Recruiting Sergeant", 0, {"type": "recruiter", "item": "marine"}),
+    ("recruiter", "Shipping Agent", 0, {"type": "recruiter", "item": "merchant"}),
     ("mover", "Foundry Runner", 0, {"type": "mover", "wheel": "equipment", "steps": 2}),
     ("mover", "Waterfront Crimp", 0, {"type": "mover", "wheel": "crew", "steps": 2}),
     ("mover", "Yard Timekeeper", 0, {"type": "mover", "wheel": "employee", "steps": 2}),
@@ -284,7 +284,7 @@ STAFF: list[tuple[str, str, int, dict[str, Any]]] = [
     ("speed", "Naval Architect", 0, {"type": "speed", "amount": 1, "needs": "long"}),
 ]
 TRADER_COST = {1: 0, 2: 1}
-TRADER_POINTS = {1: 1, 2: 4}
+TRADER_POINTS = {1: 1, 2: 5}
 
 
 def employees() -> dict[str, Any]:
@@ -309,25 +309,30 @@ def employees() -> dict[str, Any]:
 # rose 1.2x only, the mail packet and auxiliary steam rows more (they scored half the average kept); the
 # Board of Trade Certificate and the Blue Riband Wager kept their top rows (10, 9: the first scored 1.6x
 # the average at 1.6x, the second is the riband line's, a strong one) and raised their first rows.
+# Third round: the contracts that count ships (safety-ship and stoker-ship 5/9/14, Coastal Squadron) and officers
+# (4/7/11/15: a 3-piece ship with a spare captain scored as much there as a whole cruise) weigh less against those
+# that reward what a ship carries, how fast and how long it is (items, speed, length, safety items, lengths), and
+# every table about 1.2x (tops up to 19): points that do not ride on one ship (one ship over 40 % of a player's
+# points fell from 7-9 % to about 3-5 % of player-games).
 CONTRACTS: list[tuple[str, str, Any, list[list[int]]]] = [
-    ("Admiralty Gunboat Order", "items", "cannon", [[1, 3], [2, 6], [3, 10], [5, 14]]),
-    ("Royal Marines Transport", "items", "marine", [[1, 3], [2, 6], [3, 10], [5, 14]]),
-    ("Harbour Board Cranes", "items", "crane", [[1, 3], [2, 6], [3, 10], [5, 14]]),
-    ("Merrow Exchange Charter", "items", "merchant", [[1, 3], [2, 6], [3, 10], [5, 14]]),
-    ("Post Office Mail Packet", "ships_min_speed", 5, [[1, 7], [2, 12], [3, 16]]),
-    ("Western Ocean Packet Line", "ships_min_length", 4, [[1, 4], [2, 8], [3, 12], [4, 16]]),
-    ("Emigrant Service", "ships_with", "lifeboat", [[1, 5], [2, 10], [3, 14]]),
-    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 5], [2, 10], [3, 14]]),
-    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 5], [2, 10], [3, 14]]),
-    ("Board of Trade Certificate", "safety_items", None, [[2, 5], [4, 8], [6, 10]]),
-    ("Estuary Survey", "canals_used", None, [[2, 5], [4, 10], [6, 16]]),
-    ("Coastal Squadron", "fleet", None, [[3, 2], [4, 5], [5, 8], [6, 12]]),
-    ("Yard Pattern Book", "lengths", None, [[2, 5], [3, 10], [4, 16]]),
-    ("Auxiliary Steam Commission", "ships_sail_and_smokestack", None, [[1, 7], [2, 12], [3, 16]]),
-    ("Blue Riband Wager", "best_riband", None, [[1, 5], [3, 7], [5, 9]]),
-    ("Naval Staff College", "officers", None, [[1, 5], [2, 10], [3, 16]]),
-    ("Colliers' Guild Tender", "ships_with", "stoker", [[1, 5], [2, 10], [3, 14]]),
-    ("Channel Fleet Refit", "ships_min_speed", 4, [[1, 5], [2, 10], [3, 14]]),
+    ("Admiralty Gunboat Order", "items", "cannon", [[1, 5], [2, 8], [3, 13], [5, 18]]),
+    ("Royal Marines Transport", "items", "marine", [[1, 4], [2, 7], [3, 11], [5, 16]]),
+    ("Harbour Board Cranes", "items", "crane", [[1, 5], [2, 8], [3, 13], [5, 18]]),
+    ("Merrow Exchange Charter", "items", "merchant", [[1, 4], [2, 7], [3, 11], [5, 16]]),
+    ("Post Office Mail Packet", "ships_min_speed", 5, [[1, 9], [2, 15], [3, 19]]),
+    ("Western Ocean Packet Line", "ships_min_length", 4, [[1, 6], [2, 11], [3, 15], [4, 19]]),
+    ("Emigrant Service", "ships_with", "lifeboat", [[1, 5], [2, 9], [3, 14]]),
+    ("Trinity Lights Tender", "ships_with", "lantern", [[1, 5], [2, 9], [3, 14]]),
+    ("Humane Society Award", "ships_with", "lifebuoy", [[1, 5], [2, 9], [3, 14]]),
+    ("Board of Trade Certificate", "safety_items", None, [[2, 6], [4, 11], [6, 14]]),
+    ("Estuary Survey", "canals_used", None, [[2, 6], [4, 12], [6, 19]]),
+    ("Coastal Squadron", "fleet", None, [[3, 3], [4, 6], [5, 9], [6, 13]]),
+    ("Yard Pattern Book", "lengths", None, [[2, 7], [3, 13], [4, 19]]),
+    ("Auxiliary Steam Commission", "ships_sail_and_smokestack", None, [[1, 9], [2, 15], [3, 19]]),
+    ("Blue Riband Wager", "best_riband", None, [[1, 6], [3, 8], [5, 11]]),
+    ("Naval Staff College", "officers", None, [[1, 4], [2, 7], [3, 11], [5, 15]]),
+    ("Colliers' Guild Tender", "ships_with", "stoker", [[1, 5], [2, 9], [3, 14]]),
+    ("Channel Fleet Refit", "ships_min_speed", 4, [[1, 7], [2, 13], [3, 18]]),
 ]
 
 
@@ -340,12 +345,13 @@ def contracts() -> dict[str, Any]:
 
 
 def setup() -> dict[str, Any]:
-    """Countdown 4/7/9 gives 17/17/16 turns per player for 2/3/4 players (CONTENT.md shows the count);
-    the discards fall about 40% and 75% of the way through. Three captains to start: every ship needs one."""
+    """Countdown 4/7/10 gives 17/17/18 turns per player for 2/3/4 players (CONTENT.md shows the count; four players
+    got a tenth cube in issue 30's third round: they launched the fewest ships, so one ship carried a player's game
+    most often); the discards fall about 40% and 75% of the way through. Three captains to start: every ship needs one."""
     return {"actions": ["build", "canal", "commodity", "equipment", "crew", "employee", "exchange", "subsidy"],
             "start_money": 10, "start_items": ["captain", "captain", "captain"], "timer_spaces": 6,
-            "countdown": {"2": 4, "3": 7, "4": 9}, "cubes": {"2": 2, "3": 1, "4": 1},
-            "contracts_dealt": 4, "contracts_kept": 2, "discards": {"2": [2, 3], "3": [3, 5], "4": [4, 7]},
+            "countdown": {"2": 4, "3": 7, "4": 10}, "cubes": {"2": 2, "3": 1, "4": 1},
+            "contracts_dealt": 4, "contracts_kept": 2, "discards": {"2": [2, 3], "3": [3, 5], "4": [4, 8]},
             "yard_slots": 8, "ship_max": 7, "ship_market_rows": 3, "canal_market": 4, "goods_market": 4,
             "bonus_cost": 6, "subsidy": 2}
 

@@ -48,7 +48,7 @@ GAMES: list[tuple[int, list[str], dict[str, Any]]] = [
     (2012, [S, S, S, S], FINAL),
     (2013, [S, S, S, S], {"subsidy": "never"}),
     (3010, [R, R], {}),  # a ship lost for want of a captain
-    (3059, [R, R, R, R], {}),  # a ship lost for want of canal
+    (3000, [R, R, R, R], {}),  # a ship lost for want of canal
     (3002, [R, R, R, R], {}),  # an action forfeited
     (2016, [S, S], ONE_CUBE),
     (2017, [S, S, S], FINAL),

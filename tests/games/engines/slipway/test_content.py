@@ -33,7 +33,7 @@ CANAL_SHAPES = {2: 18, 3: 8, 4: 4}  # mouths: straights and bends, tees, crosses
 CANAL_FEATURES = {"riband": 6, "navy": 5, "trade": 5, "lantern": 4, "lifeboat": 4, "lifebuoy": 4}
 FAMILIES = {"trader": 8, "builder": 6, "engineer": 4, "recruiter": 4, "mover": 4, "speed": 4}
 N_COMMODITIES, N_PRICE_SPACES, N_CONTRACTS = 20, 8, 18
-TURNS_PER_PLAYER = {2: 17, 3: 17, 4: 16}
+TURNS_PER_PLAYER = {2: 17, 3: 17, 4: 18}
 
 
 def read(name: str) -> Any:
@@ -301,7 +301,7 @@ def test_contracts(data):
         assert all(len(row) == 2 and is_int(row[0]) and is_int(row[1]) for row in table)
         assert [r[0] for r in table] == sorted({r[0] for r in table}) and table[0][0] >= 1
         assert [r[1] for r in table] == sorted({r[1] for r in table})
-        assert 2 <= table[0][1] and table[-1][1] <= 16
+        assert 2 <= table[0][1] and table[-1][1] <= 20
     assert len({t["measure"] for t in tiles}) == len(MEASURES)
 
 

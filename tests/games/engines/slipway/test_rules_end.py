@@ -224,8 +224,8 @@ FLEET = [
 ]
 
 CONTRACTS = [
-    ("K01", 6), ("K02", 3), ("K03", 6), ("K04", 3), ("K05", 7), ("K06", 4), ("K07", 5), ("K08", 5), ("K09", 5),
-    ("K10", 10), ("K11", 16), ("K12", 2), ("K13", 5), ("K14", 7), ("K15", 9), ("K16", 5), ("K17", 10), ("K18", 10),
+    ("K01", 8), ("K02", 4), ("K03", 8), ("K04", 4), ("K05", 9), ("K06", 6), ("K07", 5), ("K08", 5), ("K09", 5),
+    ("K10", 14), ("K11", 19), ("K12", 3), ("K13", 7), ("K14", 9), ("K15", 11), ("K16", 4), ("K17", 9), ("K18", 13),
 ]
 
 
@@ -261,9 +261,9 @@ def test_scores_count_cruises_the_best_kept_contracts_and_traders():
     state = _scored([0, 0, 0], fleets={0: FLEET}, contracts={0: ["K10", "K15", "K02", "K04"]},
                     employees={0: ("E01", "E02"), 1: ("E03",)})
     s0, s1, s2 = state["scores"]
-    assert s0["cruises"] == 25 and s0["contracts"] == 10 + 9 and s0["traders"] == 1 + 4
-    assert s0["contract_points"] == {"K10": 10, "K15": 9}
-    assert s0["total"] == 25 + 19 + 5
+    assert s0["cruises"] == 25 and s0["contracts"] == 14 + 11 and s0["traders"] == 1 + 5
+    assert s0["contract_points"] == {"K10": 14, "K15": 11}
+    assert s0["total"] == 25 + 25 + 6
     assert (s1["total"], s1["traders"]) == (1, 1) and s2["total"] == 0
     assert state["winners"] == [0]
 

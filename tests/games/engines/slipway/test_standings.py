@@ -15,7 +15,7 @@ def test_recorded_game_places_by_the_final_scores():
         ENGINE.apply(state, seat=step["seat"], command=step["command"])
     assert ENGINE.is_finished(state)
     standings = ENGINE.standings(state)
-    assert [s for s, place in enumerate(standings) if place == 1] == state["winners"] == [1]
+    assert [s for s, place in enumerate(standings) if place == 1] == state["winners"] == [0]
 
 
 def test_points_then_money_then_shared():

@@ -116,7 +116,7 @@ class Style:
 
 
 STEAM_MODES = ((1, 1, 0), (2, 1, 0), (1, 2, 0), (2, 2, 0), (2, 2, 1))
-SAIL_MODES = ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3), (1, 0, 2))
+SAIL_MODES = ((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3))  # no stoker: the sails line ships none (avoid)
 STYLES: dict[str, Style] = {
     "shipwright": Style(),
     # steam speed: stokers and smokestacks, speed and engine staff

@@ -601,12 +601,12 @@
     if (lobby.hidden) return;
     const seats = summary.seats || [];
     $("ws-t-joined").textContent = seats.length
-      ? Junction.plural(seats.length, "player") + " at the table" + (token ? ":" : ": " + seats.map((s) => s.name).join(", ") + ".")
+      ? Junction.plural(seats.length, "player") + " at the table: " + seats.map((s) => s.name).join(", ") + "."
       : "Nobody has joined yet.";
-    // The host's list: each name with its Remove button.
+    // The host's controls: a Remove button for each seat, named.
     const list = $("ws-t-seats");
     list.hidden = !token || !seats.length;
-    if (token) list.replaceChildren(...seats.map((s) => Junction.el("li", { "data-seat": s.index }, Junction.text(s.name), " ", removeButton(s))));
+    if (token) list.replaceChildren(...seats.map((s) => Junction.el("li", { "data-seat": s.index }, removeButton(s))));
     $("listing-line").textContent = summary.listed
       ? "Open table: listed on the home page for anyone to join."
       : "Unlisted table: only people with the code, the link or the QR code can join or watch.";
@@ -627,7 +627,7 @@
   }
   function removeButton(seat) {
     const words = "Remove " + seat.name;
-    return Junction.el("button", { type: "button", class: "seat-remove", "aria-label": words, title: words, text: "Remove",
+    return Junction.el("button", { type: "button", class: "seat-remove", text: words,
       onclick: (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/seats/" + seat.index + "/remove") });
   }
   $("listing-toggle").addEventListener("click", (e) => hostAction(e.currentTarget, "POST", "/api/games/" + code + "/listing", { listed: !summary.listed }));

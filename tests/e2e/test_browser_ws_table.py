@@ -212,7 +212,10 @@ def test_the_table_screen_is_the_hosts_waiting_room_open_table_remove_and_chat(l
     ada = httpx.post(f"{url}/api/games/{code}/seats", json={"name": "Ada"}).json()["token"]
     stranger = httpx.post(f"{url}/api/games/{code}/seats", json={"name": "Stranger"}).json()["token"]
     table.wait_for_selector("#ws-t-seats li[data-seat='1']")
-    assert table.locator("#ws-t-seats li").all_inner_texts() == ["Ada Remove", "Stranger Remove"]
+    assert table.inner_text("#ws-t-joined") == "2 players at the table: Ada, Stranger."
+    assert table.locator("#ws-t-seats li").all_inner_texts() == ["Remove Ada", "Remove Stranger"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table.locator("#ws-t-lobby").screenshot(path=str(SHOTS / "ws-table-lobby-host.png"))
     table.click("#ws-t-seats li[data-seat='1'] button.seat-remove")
     table.wait_for_function("document.querySelectorAll('#ws-t-seats li').length === 1")
     refused = httpx.get(f"{url}/api/games/{code}/state", headers=auth(stranger))

@@ -236,7 +236,7 @@ def _cache_down(monkeypatch):
     cache = caches["default"]
 
     def failing(method):
-        original = getattr(cache, method)
+        original = getattr(throttling, method) if method == "_count_in_redis" else getattr(cache, method)
 
         def call(*args, **kwargs):
             if not state["down"]:
@@ -248,6 +248,8 @@ def _cache_down(monkeypatch):
 
     for method in ("add", "incr", "get", "set"):
         monkeypatch.setattr(cache, method, failing(method))
+    if isinstance(cache, RedisCache):  # the counters' own round trip (a pipeline)
+        monkeypatch.setattr(throttling, "_count_in_redis", failing("_count_in_redis"))
     return state
 
 

@@ -73,16 +73,16 @@ def away_status(*, user, now: datetime.datetime | None = None) -> AwayStatus:
     return AwayStatus(current=current, days_used=used, days_left=max(0, away_days_per_30() - used), max_days=away_max_days())
 
 
-def _slow_seats_on_turn(user):
-    """The user's seats whose turn's clock is running in an active slow game."""
-    slow = Q(game__turn_seconds__gte=43200) | Q(game__bank_seconds__gte=86400)  # Game.slow
-    return Seat.objects.filter(slow, user=user, game__status=Game.Status.ACTIVE, is_bot=False, turn_deadline__isnull=False)
-
-
-def _games_tell(game_ids: list[int]) -> None:
-    """Every page of these games gets their summary (the seat's ``away_until``, the moved deadline)."""
+def _deadlines_shift(user, by: datetime.timedelta) -> None:
+    """Move on by ``by`` (back, if negative) the deadline of each of ``user``'s turns whose clock is running
+    in an active slow game (Game.slow); after commit every page of those games gets their summary (the
+    seat's ``away_until``, the moved deadline)."""
     from .services import _after_commit
 
+    slow = Q(game__turn_seconds__gte=Game.SLOW_TURN_SECONDS) | Q(game__bank_seconds__gte=Game.SLOW_BANK_SECONDS)
+    seats = Seat.objects.filter(slow, user=user, game__status=Game.Status.ACTIVE, is_bot=False, turn_deadline__isnull=False)
+    game_ids = list(seats.values_list("game_id", flat=True))
+    seats.update(turn_deadline=F("turn_deadline") + by)
     for game_id in game_ids:
         transaction.on_commit(lambda game_id=game_id: _after_commit(game_id, schedule_bots=False))
 
@@ -104,10 +104,7 @@ def away_declare(*, user, days: int, now: datetime.datetime | None = None) -> Aw
         if days > status.days_left:
             raise Conflict("away-limit", f"You may be away {away_days_per_30()} days in any 30; {status.days_left} are left.")
         period = AwayPeriod.objects.create(user=user, starts_at=now, ends_at=now + days * DAY)
-        seats = _slow_seats_on_turn(user)
-        game_ids = list(seats.values_list("game_id", flat=True))
-        seats.update(turn_deadline=F("turn_deadline") + days * DAY)
-        _games_tell(game_ids)
+        _deadlines_shift(user, days * DAY)
     return period
 
 
@@ -123,8 +120,5 @@ def away_end(*, user, now: datetime.datetime | None = None) -> AwayPeriod | None
         unused = period.ends_at - now
         AwayPeriod.objects.filter(pk=period.pk).update(ends_at=now)
         period.ends_at = now
-        seats = _slow_seats_on_turn(user)
-        game_ids = list(seats.values_list("game_id", flat=True))
-        seats.update(turn_deadline=F("turn_deadline") - unused)
-        _games_tell(game_ids)
+        _deadlines_shift(user, -unused)
     return period

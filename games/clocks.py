@@ -116,6 +116,7 @@ def turn_time(game: Game, seat_bank_left: float | None) -> float:
         return float(game.bank_seconds if seat_bank_left is None else seat_bank_left)
     return float(game.turn_seconds or 0)
 
+
 CLOCKED = Q(turn_seconds__isnull=False) | Q(bank_seconds__isnull=False)  # games with a clock of either kind
 CLOCKED_SEAT = Q(game__turn_seconds__isnull=False) | Q(game__bank_seconds__isnull=False)
 

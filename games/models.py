@@ -74,11 +74,15 @@ class Game(models.Model):
         """A clock of either kind: a time per turn or a time bank."""
         return bool(self.turn_seconds or self.bank_seconds)
 
+    # A slow clock: at least this much time per turn, or a bank at least this big.
+    SLOW_TURN_SECONDS = 43200
+    SLOW_BANK_SECONDS = 86400
+
     @property
     def slow(self) -> bool:
         """A clock measured in days more than minutes (12 hours a turn or more; a bank of a day or more):
         its signed-in players may declare an away period (games/away.py) that pauses their clock."""
-        return (self.turn_seconds or 0) >= 43200 or (self.bank_seconds or 0) >= 86400
+        return (self.turn_seconds or 0) >= self.SLOW_TURN_SECONDS or (self.bank_seconds or 0) >= self.SLOW_BANK_SECONDS
 
 
 class Seat(models.Model):

@@ -139,9 +139,10 @@ def seat_json(seat: Seat) -> dict[str, Any]:
 
 def game_summary(game: Game) -> dict[str, Any]:
     engine = get_engine(game.kind)
-    seats = [seat_json(s) for s in game.seats.all()]
+    rows = list(game.seats.all())
+    seats = [seat_json(s) for s in rows]
     if game.slow and game.status in (Game.Status.LOBBY, Game.Status.ACTIVE, Game.Status.PAUSED):
-        _away_fill(game, seats)
+        _away_fill(rows, seats)
     return {
         "code": game.code,
         "kind": game.kind,
@@ -164,13 +165,13 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
-def _away_fill(game: Game, seats: list[dict[str, Any]]) -> None:
+def _away_fill(rows: list[Seat], seats: list[dict[str, Any]]) -> None:
     """The end of each seated player's away period under way (games/away.py), in the seats' JSON."""
     from django.utils import timezone
 
     from .away import away_ends
 
-    users = dict(game.seats.filter(user__isnull=False).values_list("index", "user_id"))
+    users = {row.index: row.user_id for row in rows if row.user_id is not None}
     ends = away_ends(user_ids=set(users.values()), now=timezone.now())
     for seat in seats:
         end = ends.get(users.get(seat["index"]))

@@ -4,8 +4,8 @@ signed-in player (``Game.watched``). Guest games without a clock pay nothing for
 :func:`turns_track` runs in the transaction that saves a new state (``store.move_save`` for every
 command and bot move, ``services.game_start`` and the game master's changes): it sets
 ``Seat.turn_started_at`` (and ``turn_deadline`` under a clock, with the bank's accounts:
-games/clocks.py) on the seats whose turn began and clears it on those whose turn ended, so a deadline is written with the move that starts the turn
-and is never lost. Once committed, the listeners hear of it, off the request's thread:
+games/clocks.py) on the seats whose turn began and clears it on those whose turn ended, so a
+deadline is written with the move that starts the turn and is never lost. Once committed, the listeners hear of it, off the request's thread:
 
 - ``register_turn_started(fn)``: ``fn(game_id, seat_index, user_id, turn_started_at)`` for each
   seat of a signed-in player (``user_id`` set; a guest or a bot is told nothing) whose turn

@@ -7,11 +7,10 @@
   const status = document.getElementById("away-status");
   const error = document.getElementById("away-error");
   if (!form || !endButton || !status) return;
-  const when = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 
   function csrf() { const field = form.querySelector("[name=csrfmiddlewaretoken]"); return field ? field.value : ""; }
   function show(data) {
-    status.textContent = data.away ? "You are away until " + when.format(new Date(data.ends_at)) + ". Your clocks in slow games wait until then."
+    status.textContent = data.away ? "You are away until " + Junction.dayFormat.format(new Date(data.ends_at)) + ". Your clocks in slow games wait until then."
       : "You have " + data.days_left + (data.days_left === 1 ? " day" : " days") + " of absence left in these 30 days.";
     form.hidden = !!data.away;
     endButton.hidden = !data.away;

@@ -357,6 +357,7 @@ const Junction = (() => {
     if (game.bank_seconds) return duration(game.bank_seconds) + " + " + duration(game.increment_seconds || 0) + " a turn";
     return duration(game.turn_seconds) + " per turn";
   }
+  /* A day and time in a few words: "Tue 1 Dec, 15:41" (away periods). */
   const dayFormat = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
   /* seatClock(mount, ctx) → update(summary), for every game page (room.js calls update with each
    * game summary). A game with a clock gets a line at the top of `mount`: its clock, and whose turn
@@ -680,5 +681,5 @@ const Junction = (() => {
   }
 
   return { seatClock, timeLeft, platformEvent, unknownEvent, STATUS_REASONS, commandKey, feed, api, errorText, saveSeat, seatFor, allTokens, connectGame, summaryOlder, el, readJson, showError, newCommandId,
-           text, number, plural, pluralWord, ordinal, ending, announce, liveBadge, MISSING, turnAlert, PALETTE, seatColor, colorLabel };
+           text, number, plural, pluralWord, ordinal, ending, announce, liveBadge, MISSING, turnAlert, PALETTE, seatColor, colorLabel, dayFormat };
 })();
